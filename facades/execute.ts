@@ -1,0 +1,12 @@
+// The one way a facade reaches the core: a GraphQL document, variables, and the caller's request.
+import type { ExecutionResult } from "graphql";
+
+export type Operation = {
+  document: string;
+  variables?: Record<string, unknown>;
+  /** The incoming request: its headers carry the caller's credentials. */
+  request: Request;
+  clientAddress: string;
+};
+
+export type Execute = (operation: Operation) => Promise<ExecutionResult>;

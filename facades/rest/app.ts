@@ -1,0 +1,83 @@
+// Builds the REST facade from the route table: read body, run the operation, shape the answer.
+import { Hono } from "hono";
+import type { Execute } from "../execute.ts";
+import { readObjectBody } from "./body.ts";
+import { errorResponse, fromGraphQLErrors, RestError } from "./errors.ts";
+import { REST_ROUTES, type RestRoute, type RouteInput } from "./routes.ts";
+import { validateBody } from "./validate.ts";
+
+export type RestEnv = {
+  Bindings: {
+    clientAddress: string;
+    /** The body of a GET request, which fetch's Request drops (pygraphistry sends one). */
+    rawGetBody?: () => Promise<Uint8Array | undefined>;
+  };
+};
+
+export type RestFacadeOptions = {
+  execute: Execute;
+  maxJsonBodyBytes: number;
+  onUnexpected?: (error: unknown) => void;
+  routes?: readonly RestRoute[];
+};
+
+export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
+  const routes = options.routes ?? REST_ROUTES;
+  const app = new Hono<RestEnv>({ strict: true });
+
+  for (const route of routes) {
+    app.on([...route.methods], route.path, async (c) => {
+      const input: RouteInput = { params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams, body: {} };
+      if (route.body) {
+        input.body = await readObjectBody(
+          c.req.raw,
+          { maxBytes: options.maxJsonBodyBytes, required: route.body.required },
+          c.env.rawGetBody,
+        );
+        validateBody(route.body.schema, input.body);
+      }
+      const result = await options.execute({
+        document: route.document,
+        variables: route.variables(input),
+        request: c.req.raw,
+        clientAddress: c.env.clientAddress,
+      });
+      if (result.errors?.length) throw fromGraphQLErrors(result.errors);
+      const shaped = route.shape(result.data, input);
+      const status = shaped.status ?? 200;
+      if (status === 204) return c.body(null, 204);
+      return c.json(shaped.body ?? {}, status as 200, shaped.headers);
+    });
+  }
+
+  // A known path with another method: 405 with Allow (the JS client's pkey fallback keys on it).
+  const allowed = new Map<string, Set<string>>();
+  for (const route of routes) {
+    const set = allowed.get(route.path) ?? new Set<string>();
+    for (const method of route.methods) set.add(method);
+    allowed.set(route.path, set);
+  }
+  for (const [path, methods] of allowed) {
+    const allow = [...methods].join(", ");
+    app.all(path, () => {
+      const response = errorResponse("METHOD_NOT_ALLOWED", `method not allowed here; use ${allow}`, { allow: [...methods] });
+      response.headers.set("allow", allow);
+      return response;
+    });
+  }
+
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    const twin = path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
+    const hint = routes.some((r) => r.path === twin) ? { did_you_mean: twin } : undefined;
+    return errorResponse("NOT_FOUND", hint ? `no route ${path}; did you mean ${twin}?` : `no route ${path}`, hint);
+  });
+
+  app.onError((error) => {
+    if (error instanceof RestError) return errorResponse(error.code, error.message, error.details);
+    options.onUnexpected?.(error);
+    return errorResponse("INTERNAL", "Unexpected error.");
+  });
+
+  return app;
+}

@@ -1,0 +1,69 @@
+// Reads a request body as a JSON object (JSON, form-encoded or multipart), within a size limit.
+import { RestError } from "./errors.ts";
+
+export type BodyOptions = { maxBytes: number; required: boolean };
+
+async function readLimited(request: Request, maxBytes: number, fallback?: () => Promise<Uint8Array | undefined>): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new RestError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
+  if (!request.body) return (await fallback?.()) ?? new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new RestError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}
+
+/**
+ * The body as an object. An empty body is `{}` unless required. `rawGetBody` supplies the body of a
+ * GET request, which fetch's Request cannot carry but pygraphistry sends.
+ */
+export async function readObjectBody(
+  request: Request,
+  options: BodyOptions,
+  rawGetBody?: () => Promise<Uint8Array | undefined>,
+): Promise<Record<string, unknown>> {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const bytes = await readLimited(request, options.maxBytes, request.method === "GET" ? rawGetBody : undefined);
+  if (bytes.byteLength === 0) {
+    if (options.required) throw new RestError("INVALID_INPUT", "request body is empty; send a JSON object");
+    return {};
+  }
+  if (type === "application/x-www-form-urlencoded") {
+    return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
+  }
+  if (type === "multipart/form-data") {
+    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+      headers: { "content-type": request.headers.get("content-type") ?? "" },
+    }).formData();
+    return Object.fromEntries([...form].filter(([, v]) => typeof v === "string"));
+  }
+  if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
+    throw new RestError("INVALID_INPUT", `unsupported content type "${type}"; send application/json`, { contentType: type });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (error) {
+    throw new RestError("INVALID_INPUT", `request body is not valid JSON: ${(error as Error).message}`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw new RestError("INVALID_INPUT", "request body must be a JSON object");
+  }
+  return parsed as Record<string, unknown>;
+}

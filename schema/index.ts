@@ -1,0 +1,10 @@
+// The GraphQL schema: every type module registers itself on the builder, then it is built once.
+import { builder } from "./builder.ts";
+import "./scalars.ts";
+import "./types/organization.ts";
+import "./types/personal-key.ts";
+import "./types/user.ts";
+import "./types/auth.ts";
+import "./types/health.ts";
+
+export const schema = builder.toSchema({ sortSchema: true });

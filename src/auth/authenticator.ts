@@ -1,0 +1,96 @@
+// Turns an Authorization header into a Viewer, checking that the user and the key are still live.
+import { AppError } from "../errors/app-error.ts";
+import type { Db } from "../store/prisma.ts";
+import { type Credential, parseAuthorization } from "./credentials.ts";
+import { secretMatches } from "./personal-keys.ts";
+import { createTtlCache } from "./principal-cache.ts";
+import type { TokenClaims, TokenIssuer } from "./tokens.ts";
+import type { Viewer } from "./viewer.ts";
+
+type UserState = { id: number; username: string; isAdmin: boolean; isActive: boolean; tokensValidAfter: number };
+type KeyState = { id: string; userId: number; secretHash: string; revoked: boolean };
+
+export type Authenticator = ReturnType<typeof createAuthenticator>;
+
+export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSeconds: number }) {
+  const { db, tokens } = deps;
+  const users = createTtlCache<UserState | null>(deps.cacheSeconds * 1000);
+  const keys = createTtlCache<KeyState | null>(deps.cacheSeconds * 1000);
+
+  async function userState(id: number): Promise<UserState | null> {
+    const cached = users.get(String(id));
+    if (cached !== undefined) return cached;
+    const row = await db.user.findUnique({
+      where: { id },
+      select: { id: true, username: true, isAdmin: true, isActive: true, tokensValidAfter: true },
+    });
+    const state = row ? { ...row, tokensValidAfter: Math.floor(row.tokensValidAfter.getTime() / 1000) } : null;
+    users.set(String(id), state);
+    return state;
+  }
+
+  async function keyState(id: string): Promise<KeyState | null> {
+    const cached = keys.get(id);
+    if (cached !== undefined) return cached;
+    const row = await db.personalKey.findUnique({ where: { id }, select: { id: true, userId: true, secretHash: true, revokedAt: true } });
+    const state = row ? { id: row.id, userId: row.userId, secretHash: row.secretHash, revoked: row.revokedAt !== null } : null;
+    keys.set(id, state);
+    return state;
+  }
+
+  /** A live user for these claims, or UNAUTHENTICATED. */
+  async function checkClaims(claims: TokenClaims): Promise<UserState> {
+    const user = await userState(claims.userId);
+    if (!user?.isActive) throw new AppError("UNAUTHENTICATED", "Token is invalid: the account is disabled or gone.");
+    if (claims.issuedAt < user.tokensValidAfter) throw new AppError("UNAUTHENTICATED", "Token was revoked; log in again.");
+    if (claims.keyId !== undefined) {
+      const key = await keyState(claims.keyId);
+      if (!key || key.revoked) throw new AppError("UNAUTHENTICATED", "Token is invalid: its personal key was revoked.");
+    }
+    return user;
+  }
+
+  /** Checks a key id and secret; the same error for an unknown key, a wrong secret and a revoked key. */
+  async function checkKey(keyId: string, secret: string): Promise<{ key: KeyState; user: UserState }> {
+    const key = await keyState(keyId);
+    const invalid = new AppError("UNAUTHENTICATED", "Personal key is invalid or revoked.");
+    if (!key || !secretMatches(key.secretHash, secret) || key.revoked) throw invalid;
+    const user = await userState(key.userId);
+    if (!user?.isActive) throw invalid;
+    return { key, user };
+  }
+
+  async function fromCredential(credential: Credential): Promise<Viewer> {
+    if (credential.kind === "jwt") {
+      const claims = await tokens.verify(credential.token);
+      const user = await checkClaims(claims);
+      return {
+        userId: user.id,
+        username: user.username,
+        isAdmin: user.isAdmin,
+        via: "jwt",
+        keyId: claims.keyId,
+        loginAt: claims.loginAt,
+        org: claims.org,
+      };
+    }
+    const { key, user } = await checkKey(credential.keyId, credential.secret);
+    const loginAt = Math.floor(Date.now() / 1000);
+    return { userId: user.id, username: user.username, isAdmin: user.isAdmin, via: "key", keyId: key.id, loginAt, org: undefined };
+  }
+
+  /** The viewer for a header: null when absent, UNAUTHENTICATED when present but not valid. */
+  async function authenticate(header: string | null | undefined): Promise<Viewer | null> {
+    const parsed = parseAuthorization(header);
+    if (!parsed.ok) throw new AppError(parsed.code, parsed.message);
+    return parsed.value === undefined ? null : fromCredential(parsed.value);
+  }
+
+  /** Forget cached state after a local change (key revoked, user disabled) so it applies at once here. */
+  function forget(change: { userId?: number; keyId?: string }): void {
+    if (change.userId !== undefined) users.delete(String(change.userId));
+    if (change.keyId !== undefined) keys.delete(change.keyId);
+  }
+
+  return { authenticate, checkClaims, checkKey, forget };
+}

@@ -1,0 +1,76 @@
+// Issues and verifies the service's JWTs (HS256). Each carries the original login time.
+import { randomUUID } from "node:crypto";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { AppError } from "../errors/app-error.ts";
+
+const ISSUER = "graphviz-gateway";
+
+export type TokenClaims = {
+  userId: number;
+  username: string;
+  /** Seconds since the epoch of the password or key login this token descends from. */
+  loginAt: number;
+  issuedAt: number;
+  expiresAt: number;
+  /** Personal key the login used, if any: revoking the key ends its tokens too. */
+  keyId: string | undefined;
+  org: string | undefined;
+};
+
+export type TokenIssuerOptions = { secret: Uint8Array; ttlSeconds: number; refreshWindowSeconds: number };
+
+export type IssueInput = Pick<TokenClaims, "userId" | "username" | "loginAt" | "keyId" | "org">;
+
+export type TokenIssuer = ReturnType<typeof createTokenIssuer>;
+
+export function createTokenIssuer(options: TokenIssuerOptions) {
+  const { secret, ttlSeconds, refreshWindowSeconds } = options;
+
+  async function issue(input: IssueInput): Promise<{ token: string; claims: TokenClaims }> {
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = issuedAt + ttlSeconds;
+    const payload: Record<string, unknown> = { username: input.username, auth_time: input.loginAt };
+    if (input.keyId !== undefined) payload.kid = input.keyId;
+    if (input.org !== undefined) payload.org = input.org;
+    const token = await new SignJWT(payload)
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(ISSUER)
+      .setSubject(String(input.userId))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(secret);
+    return { token, claims: { ...input, issuedAt, expiresAt } };
+  }
+
+  /** Verifies signature, issuer and expiry. Throws UNAUTHENTICATED (or TOKEN_EXPIRED) with a reason. */
+  async function verify(token: string): Promise<TokenClaims> {
+    try {
+      const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] });
+      const userId = Number(payload.sub);
+      if (!Number.isInteger(userId) || typeof payload.auth_time !== "number" || typeof payload.exp !== "number") {
+        throw new AppError("UNAUTHENTICATED", "Token is malformed.");
+      }
+      return {
+        userId,
+        username: String(payload.username ?? ""),
+        loginAt: payload.auth_time,
+        issuedAt: payload.iat ?? 0,
+        expiresAt: payload.exp,
+        keyId: typeof payload.kid === "string" ? payload.kid : undefined,
+        org: typeof payload.org === "string" ? payload.org : undefined,
+      };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      if (error instanceof joseErrors.JWTExpired) throw new AppError("TOKEN_EXPIRED", "Token has expired.");
+      throw new AppError("UNAUTHENTICATED", "Token is invalid.");
+    }
+  }
+
+  /** The instant (seconds) after which a token descending from this login can no longer be refreshed. */
+  function refreshableUntil(claims: Pick<TokenClaims, "loginAt">): number {
+    return claims.loginAt + refreshWindowSeconds;
+  }
+
+  return { issue, verify, refreshableUntil, ttlSeconds };
+}

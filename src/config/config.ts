@@ -1,0 +1,106 @@
+// Environment parsed and validated once at start-up into a typed, frozen Config.
+import path from "node:path";
+
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `file:` SQLite URL (the default, under dataDir) or a `postgres://` URL. */
+  databaseUrl: string;
+  databaseProvider: "sqlite" | "postgres";
+  redisUrl: string | undefined;
+  jwtSecret: string | undefined;
+  tokenTtlSeconds: number;
+  refreshWindowSeconds: number;
+  /** How long an authenticated principal (user + key state) may be served from cache. */
+  authCacheSeconds: number;
+  maxJsonBodyBytes: number;
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  logLevel: LogLevel;
+  adminUsername: string | undefined;
+  adminPassword: string | undefined;
+  adminEmail: string;
+  loginThrottle: Readonly<{ freeAttempts: number; windowSeconds: number; maxDelayMs: number; blockAfter: number }>;
+  shutdownGraceMs: number;
+}>;
+
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  }
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be a boolean (true/false), got "${env[name]}"`);
+}
+
+function nonEmpty(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === "" ? undefined : raw;
+}
+
+function databaseFrom(env: Env, dataDir: string): Pick<Config, "databaseUrl" | "databaseProvider"> {
+  const url = nonEmpty(env, "DATABASE_URL");
+  if (url === undefined) {
+    return { databaseUrl: `file:${path.join(dataDir, "gateway.db")}`, databaseProvider: "sqlite" };
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return { databaseUrl: url, databaseProvider: "postgres" };
+  if (url.startsWith("file:")) return { databaseUrl: url, databaseProvider: "sqlite" };
+  throw new ConfigError("DATABASE_URL must be a postgres:// URL or a file: SQLite URL");
+}
+
+/** Reads the process environment (or a given map, for tests) into a Config. */
+export function loadConfig(env: Env = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? "./data");
+  const logLevel = (env.LOG_LEVEL ?? "info").toLowerCase() as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const publicUrl = nonEmpty(env, "PUBLIC_URL")?.replace(/\/+$/, "");
+  if (publicUrl !== undefined && !/^https?:\/\//.test(publicUrl)) {
+    throw new ConfigError("PUBLIC_URL must start with http:// or https://");
+  }
+  return Object.freeze({
+    port: int(env, "PORT", 8000),
+    host: env.HOST ?? "0.0.0.0",
+    dataDir,
+    ...databaseFrom(env, dataDir),
+    redisUrl: nonEmpty(env, "REDIS_URL"),
+    jwtSecret: nonEmpty(env, "JWT_SECRET"),
+    tokenTtlSeconds: int(env, "TOKEN_TTL_SECONDS", 3600, 1),
+    refreshWindowSeconds: int(env, "TOKEN_REFRESH_WINDOW_SECONDS", 86_400, 1),
+    authCacheSeconds: int(env, "AUTH_CACHE_SECONDS", 30),
+    maxJsonBodyBytes: int(env, "MAX_JSON_BODY_BYTES", 1_048_576, 1),
+    publicUrl,
+    trustProxy: bool(env, "TRUST_PROXY", false),
+    logLevel,
+    adminUsername: nonEmpty(env, "ADMIN_USERNAME"),
+    adminPassword: nonEmpty(env, "ADMIN_PASSWORD"),
+    adminEmail: env.ADMIN_EMAIL ?? "",
+    loginThrottle: Object.freeze({
+      freeAttempts: int(env, "LOGIN_FREE_ATTEMPTS", 5),
+      windowSeconds: int(env, "LOGIN_THROTTLE_WINDOW_SECONDS", 900, 1),
+      maxDelayMs: int(env, "LOGIN_MAX_DELAY_MS", 4000),
+      blockAfter: int(env, "LOGIN_BLOCK_AFTER", 30, 1),
+    }),
+    shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000),
+  });
+}

@@ -1,0 +1,74 @@
+// createGateway(config): one fetch handler serving /graphql, the REST facade and static files.
+import type { DocumentNode } from "graphql";
+import { createYoga } from "graphql-yoga";
+import type { Execute } from "../../facades/execute.ts";
+import { createRestFacade } from "../../facades/rest/app.ts";
+import { schema } from "../../schema/index.ts";
+import type { Config } from "../config/config.ts";
+import { AppError } from "../errors/app-error.ts";
+import { createErrorMasker } from "../errors/to-graphql.ts";
+import { type ContextInput, createContext } from "./context.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createServices, WEB_ROOT } from "./services.ts";
+import { createStaticHandler } from "./static.ts";
+
+export type ServerEnv = {
+  /** The peer address as the socket reports it. */
+  clientAddress: string;
+  rawGetBody?: () => Promise<Uint8Array | undefined>;
+};
+
+export type Gateway = Awaited<ReturnType<typeof createGateway>>;
+
+export async function createGateway(config: Config, options: { logger?: Logger } = {}) {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const services = await createServices(config, logger);
+
+  const yoga = createYoga<ContextInput>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    context: (initial) => createContext(services, initial),
+    maskedErrors: { maskError: createErrorMasker(logger) },
+    graphiql: { subscriptionsProtocol: "WS", title: "Graph visualization service" },
+    landingPage: false,
+    logging: false,
+  });
+
+  const parsed = new Map<string, DocumentNode>();
+  /** The facades' entry into the core: the same schema, context and error masking as /graphql. */
+  const execute: Execute = async ({ document, variables, request, clientAddress }) => {
+    const enveloped = yoga.getEnveloped({ request, clientAddress });
+    let node = parsed.get(document);
+    if (!node) {
+      const fresh: DocumentNode = enveloped.parse(document);
+      const errors = enveloped.validate(enveloped.schema, fresh);
+      if (errors.length > 0) throw new AppError("INTERNAL", `facade document is invalid: ${errors[0]?.message}`);
+      parsed.set(document, fresh);
+      node = fresh;
+    }
+    const contextValue = await enveloped.contextFactory();
+    return (await enveloped.execute({ schema: enveloped.schema, document: node, variableValues: variables ?? {}, contextValue })) as never;
+  };
+
+  const rest = createRestFacade({
+    execute,
+    maxJsonBodyBytes: config.maxJsonBodyBytes,
+    onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
+  });
+  const serveStatic = createStaticHandler(WEB_ROOT);
+
+  function clientAddressOf(request: Request, env: ServerEnv): string {
+    if (!config.trustProxy) return env.clientAddress;
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    return forwarded || env.clientAddress;
+  }
+
+  async function fetch(request: Request, env: ServerEnv = { clientAddress: "unknown" }): Promise<Response> {
+    const clientAddress = clientAddressOf(request, env);
+    const { pathname } = new URL(request.url);
+    if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
+    return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, rawGetBody: env.rawGetBody });
+  }
+
+  return { fetch, execute, yoga, services, logger, close: () => services.close() };
+}

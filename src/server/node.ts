@@ -1,0 +1,100 @@
+// Node 24 entry: HTTP and graphql-ws on one port; SIGTERM drains in-flight requests, then exits.
+import { createServer, type IncomingMessage } from "node:http";
+import type { Socket } from "node:net";
+import { getRequestListener, type HttpBindings } from "@hono/node-server";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import { type Config, loadConfig } from "../config/config.ts";
+import { createGateway } from "./gateway.ts";
+import { graphqlWsOptions } from "./graphql-ws.ts";
+
+function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
+  const declared = incoming.headers["content-length"];
+  if (!declared && !incoming.headers["transfer-encoding"]) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    incoming.on("data", (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        incoming.destroy();
+        resolve(new Uint8Array(limit + 1));
+      } else chunks.push(chunk);
+    });
+    incoming.on("end", () => resolve(Buffer.concat(chunks)));
+    incoming.on("error", reject);
+  });
+}
+
+function peer(socket: Socket | undefined): string {
+  return socket?.remoteAddress ?? "unknown";
+}
+
+export async function startNodeServer(config: Config = loadConfig()) {
+  const gateway = await createGateway(config);
+  const { logger } = gateway;
+  const listener = getRequestListener((request, env) => {
+    const { incoming } = env as HttpBindings;
+    return gateway.fetch(request, {
+      clientAddress: peer(incoming.socket),
+      rawGetBody: () => readIncoming(incoming, config.maxJsonBodyBytes),
+    });
+  });
+  const server = createServer(listener);
+  const wss = new WebSocketServer({ noServer: true });
+  const wsServer = useServer(
+    graphqlWsOptions(gateway.yoga as never, (extra: { request: IncomingMessage }) => ({
+      clientAddress: peer(extra.request.socket),
+      request: new Request(`http://localhost${extra.request.url ?? "/graphql"}`, {
+        headers: Object.entries(extra.request.headers).flatMap(([k, v]) =>
+          v === undefined ? [] : Array.isArray(v) ? v.map((x): [string, string] => [k, x]) : [[k, v] as [string, string]],
+        ),
+      }),
+    })),
+    wss,
+  );
+  server.on("upgrade", (request, socket, head) => {
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+  });
+
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : config.port;
+  logger.info("listening", { port, host: config.host, database: config.databaseProvider, redis: Boolean(config.redisUrl) });
+
+  let stopping: Promise<void> | undefined;
+  function stop(signal: string): Promise<void> {
+    stopping ??= (async () => {
+      logger.info("draining", { signal });
+      await wsServer.dispose();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      await closed;
+      clearTimeout(timer);
+      await gateway.close();
+      logger.info("stopped");
+    })();
+    return stopping;
+  }
+  return { server, port, gateway, stop };
+}
+
+if (import.meta.main) {
+  const running = await startNodeServer();
+  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+    process.once(signal, () => {
+      running.stop(signal).then(
+        () => process.exit(0),
+        (error) => {
+          console.error(error);
+          process.exit(1);
+        },
+      );
+    });
+  }
+}

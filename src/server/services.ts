@@ -1,0 +1,59 @@
+// Wires the services once per process: database, pub/sub, auth, accounts, health.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createPersonalKeyService } from "../accounts/personal-keys.ts";
+import { createUserService } from "../accounts/users.ts";
+import { createAuthService } from "../auth/auth-service.ts";
+import { createAuthenticator } from "../auth/authenticator.ts";
+import { loadJwtSecret } from "../auth/jwt-secret.ts";
+import { createLoginThrottle } from "../auth/login-throttle.ts";
+import { createTokenIssuer } from "../auth/tokens.ts";
+import { createComputeWorkers } from "../compute/workers.ts";
+import type { Config } from "../config/config.ts";
+import { createHealthService } from "../health/health-service.ts";
+import { migrate } from "../store/migrate.ts";
+import { createDb } from "../store/prisma.ts";
+import { createGatewayPubSub } from "../store/pubsub.ts";
+import { createRedisClients } from "../store/redis.ts";
+import type { Logger } from "./logger.ts";
+
+export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../web");
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+export async function createServices(config: Config, logger: Logger) {
+  await migrate(config, logger);
+  const db = await createDb(config);
+  const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
+  const pubsub = createGatewayPubSub(redis);
+  const tokens = createTokenIssuer({
+    secret: await loadJwtSecret(config),
+    ttlSeconds: config.tokenTtlSeconds,
+    refreshWindowSeconds: config.refreshWindowSeconds,
+  });
+  const authenticator = createAuthenticator({ db, tokens, cacheSeconds: config.authCacheSeconds });
+  const keys = createPersonalKeyService({
+    db,
+    onChange: (event) => {
+      authenticator.forget({ keyId: event.keyId });
+      pubsub.publish("personalKeys:changed", event.userId, event);
+    },
+  });
+  const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
+  const auth = createAuthService({ db, tokens, authenticator, keys, throttle: createLoginThrottle(config.loginThrottle) });
+  const workers = createComputeWorkers();
+  const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
+
+  if (config.adminUsername && config.adminPassword) {
+    if (await users.ensureAdmin(config.adminUsername, config.adminPassword, config.adminEmail)) {
+      logger.info("admin user created", { username: config.adminUsername });
+    }
+  }
+
+  async function close(): Promise<void> {
+    workers.close();
+    await Promise.allSettled([db.$disconnect(), redis?.close()]);
+  }
+
+  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, workers, health, close };
+}

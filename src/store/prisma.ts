@@ -1,0 +1,27 @@
+// Creates the Prisma client for the configured provider (SQLite through libsql, or Postgres).
+import { mkdir } from "node:fs/promises";
+import type { PrismaClient } from "../../prisma/generated/sqlite/client.ts";
+import type { Config } from "../config/config.ts";
+
+/** Both generated clients share one model; the SQLite client's type stands for either. */
+export type Db = PrismaClient;
+
+export async function createDb(config: Config): Promise<Db> {
+  if (config.databaseProvider === "postgres") {
+    const [{ PrismaPg }, { PrismaClient: PgClient }] = await Promise.all([
+      import("@prisma/adapter-pg"),
+      import("../../prisma/generated/postgres/client.ts"),
+    ]);
+    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    return new PgClient({ adapter }) as unknown as Db;
+  }
+  await mkdir(config.dataDir, { recursive: true });
+  const [{ PrismaLibSql }, { PrismaClient: SqliteClient }] = await Promise.all([
+    import("@prisma/adapter-libsql"),
+    import("../../prisma/generated/sqlite/client.ts"),
+  ]);
+  const db = new SqliteClient({ adapter: new PrismaLibSql({ url: config.databaseUrl }) });
+  // Several processes may share one SQLite file: wait for a lock rather than fail at once.
+  await db.$queryRawUnsafe("PRAGMA busy_timeout = 15000");
+  return db;
+}
