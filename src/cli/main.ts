@@ -1,0 +1,119 @@
+// Operator command line: users and personal keys, straight against the configured database.
+import { parseArgs } from "node:util";
+import { type Config, loadConfig } from "../config/config.ts";
+import { AppError } from "../errors/app-error.ts";
+import { createLogger } from "../server/logger.ts";
+import { createServices, type Services } from "../server/services.ts";
+
+const USAGE = `usage:
+  npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
+  npm run cli -- user list
+  npm run cli -- user disable --username U
+  npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
+  npm run cli -- key list --username U
+  npm run cli -- key revoke --id KEY_ID`;
+
+type Flags = { username?: string; password?: string; email?: string; name?: string; admin?: boolean; org?: string; id?: string };
+
+async function userOf(services: Services, username: string | undefined) {
+  if (!username) throw new AppError("INVALID_INPUT", "--username is required");
+  const user = await services.users.findByUsername(username);
+  if (!user) throw new AppError("NOT_FOUND", `no user "${username}"`);
+  return user;
+}
+
+async function run(services: Services, noun: string, verb: string, flags: Flags): Promise<void> {
+  const command = `${noun} ${verb}`;
+  switch (command) {
+    case "user create": {
+      if (!flags.username || !flags.password) throw new AppError("INVALID_INPUT", "--username and --password are required");
+      const user = await services.users.create({
+        username: flags.username,
+        password: flags.password,
+        email: flags.email,
+        name: flags.name,
+        isAdmin: flags.admin ?? false,
+        org: flags.org,
+      });
+      console.log(`created user ${user.username} (id ${user.id}${user.isAdmin ? ", admin" : ""})`);
+      return;
+    }
+    case "user list": {
+      const { items } = await services.users.list({ limit: 1000, offset: 0 });
+      for (const u of items) console.log([u.id, u.username, u.email, u.isAdmin ? "admin" : "user", u.isActive ? "active" : "disabled"].join("\t"));
+      return;
+    }
+    case "user disable": {
+      const user = await userOf(services, flags.username);
+      await services.users.update(user.id, { isActive: false });
+      console.log(`disabled user ${user.username}; its tokens and keys stop working`);
+      return;
+    }
+    case "key create": {
+      const user = await userOf(services, flags.username);
+      const created = await services.keys.create(user.id, flags.name ?? "cli");
+      console.log(`personal key ${created.key.id} created for ${user.username}; the secret is shown only once:`);
+      console.log(created.credential);
+      return;
+    }
+    case "key list": {
+      const user = await userOf(services, flags.username);
+      for (const k of await services.keys.list(user.id)) {
+        console.log([k.id, k.name, k.createdAt.toISOString(), k.revokedAt ? `revoked ${k.revokedAt.toISOString()}` : "active"].join("\t"));
+      }
+      return;
+    }
+    case "key revoke": {
+      if (!flags.id) throw new AppError("INVALID_INPUT", "--id is required");
+      const key = await services.keys.revoke(flags.id, undefined);
+      console.log(`revoked personal key ${key.id}`);
+      return;
+    }
+    default:
+      throw new AppError("INVALID_INPUT", `unknown command "${command.trim()}"\n${USAGE}`);
+  }
+}
+
+export async function main(argv: string[], config: Config = loadConfig()): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        username: { type: "string" },
+        password: { type: "string" },
+        email: { type: "string" },
+        name: { type: "string" },
+        admin: { type: "boolean" },
+        org: { type: "string" },
+        id: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const [noun, verb] = parsed.positionals;
+  if (parsed.values.help || !noun || !verb) {
+    console.log(USAGE);
+    return parsed.values.help ? 0 : 2;
+  }
+  // The CLI's own logs stay quiet unless asked for, so its output can be parsed.
+  const services = await createServices(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"));
+  try {
+    await run(services, noun, verb, parsed.values as Flags);
+    return 0;
+  } catch (error) {
+    if (error instanceof AppError) {
+      console.error(`error: ${error.message}`);
+      return error.code === "INVALID_INPUT" ? 2 : 1;
+    }
+    throw error;
+  } finally {
+    await services.close();
+  }
+}
+
+if (import.meta.main) process.exitCode = await main(process.argv.slice(2));
