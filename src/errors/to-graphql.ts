@@ -1,5 +1,5 @@
 // Maps AppError onto GraphQL errors (extensions.code, extensions.http.status) and masks the rest.
-import { GraphQLError } from "graphql";
+import type { GraphQLError } from "graphql";
 import { createGraphQLError, maskError as defaultMask } from "graphql-yoga";
 import type { Logger } from "../server/logger.ts";
 import { APP_ERROR_CODES, isAppError } from "./app-error.ts";
@@ -11,11 +11,16 @@ declare module "graphql" {
   }
 }
 
+/** By name, not instanceof: graphql may be loaded twice (ESM and CommonJS) in one process. */
+function asGraphQLError(error: unknown): GraphQLError | undefined {
+  return error instanceof Error && error.name === "GraphQLError" ? (error as GraphQLError) : undefined;
+}
+
 function findAppError(error: unknown) {
   let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== undefined; depth += 1) {
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth += 1) {
     if (isAppError(current)) return current;
-    current = current instanceof GraphQLError ? current.originalError : (current as { cause?: unknown })?.cause;
+    current = asGraphQLError(current)?.originalError ?? (current as { cause?: unknown }).cause;
   }
   return undefined;
 }
@@ -25,7 +30,7 @@ export function createErrorMasker(logger: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
     const app = findAppError(error);
     if (app) {
-      const original = error instanceof GraphQLError ? error : undefined;
+      const original = asGraphQLError(error);
       return createGraphQLError(app.message, {
         ...(original?.nodes ? { nodes: original.nodes } : {}),
         ...(original?.path ? { path: original.path } : {}),
@@ -36,15 +41,16 @@ export function createErrorMasker(logger: Logger) {
         },
       });
     }
-    if (error instanceof GraphQLError && error.originalError === undefined) {
+    const graphqlError = asGraphQLError(error);
+    if (graphqlError && graphqlError.originalError === undefined) {
       // Validation and syntax errors from graphql-js are the caller's fault, not ours.
-      if (!error.extensions.code) {
-        return createGraphQLError(error.message, {
-          ...(error.nodes ? { nodes: error.nodes } : {}),
-          extensions: { ...error.extensions, code: "INVALID_INPUT" },
+      if (!graphqlError.extensions.code) {
+        return createGraphQLError(graphqlError.message, {
+          ...(graphqlError.nodes ? { nodes: graphqlError.nodes } : {}),
+          extensions: { ...graphqlError.extensions, code: "INVALID_INPUT" },
         });
       }
-      return error;
+      return graphqlError;
     }
     logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
     const masked = defaultMask(error, message, isDev) as GraphQLError;
