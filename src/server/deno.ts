@@ -8,7 +8,7 @@ declare const Deno: {
   serve(
     options: { port: number; hostname: string; signal?: AbortSignal },
     handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Response | Promise<Response>,
-  ): { finished: Promise<void> };
+  ): { finished: Promise<void>; addr: { port: number } };
   upgradeWebSocket(request: Request, options?: { protocol?: string }): { socket: WebSocket; response: Response };
   addSignalListener(signal: string, handler: () => void): void;
   exit(code: number): never;
@@ -51,7 +51,7 @@ const server = Deno.serve({ port: config.port, hostname: config.host, signal: ab
   if (isUpgrade && new URL(request.url).pathname === "/graphql") return upgrade(request, clientAddress);
   return gateway.fetch(request, { clientAddress, rawGetBody: async () => undefined });
 });
-gateway.logger.info("listening", { port: config.port, runtime: "deno" });
+gateway.logger.info("listening", { port: server.addr.port, host: config.host, runtime: "deno" });
 
 for (const signal of ["SIGTERM", "SIGINT"]) {
   Deno.addSignalListener(signal, async () => {

@@ -1,0 +1,136 @@
+// The real Node process: HTTP on one port, graphql-ws and SSE subscriptions, GET bodies, SIGTERM drain.
+import { request as httpRequest } from "node:http";
+import { createClient } from "graphql-ws";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
+import { ADMIN } from "../helpers/gateway.ts";
+import { type ServerProcess, startServer } from "../helpers/server-process.ts";
+
+async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** GET with a JSON body, as pygraphistry's requests call sends it; fetch cannot. */
+function getWithBody(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "GET", headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
+      let text = "";
+      res.on("data", (chunk) => {
+        text += chunk;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("node server process", () => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let token: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase("sqlite");
+    server = await startServer({ ...db.env, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOGIN_FREE_ATTEMPTS: "0" });
+    token = String((await post(server.url, "/api-token-auth/", ADMIN)).body.token);
+  });
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await db?.drop();
+  });
+
+  it("serves /graphql, REST and static files on one port", async () => {
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${server.url}/`)).headers.get("content-type")).toContain("text/html");
+    const graphql = await post(server.url, "/graphql", { query: "{ me { username } }" }, { authorization: `Bearer ${token}` });
+    expect(graphql.body).toEqual({ data: { me: { username: "admin" } } });
+  });
+
+  it("reads org_name from the JSON body of a GET to api/v2/auth/pkey/jwt/", async () => {
+    await post(server.url, "/graphql", { query: 'mutation { createUser(input: {username: "pyuser", password: "py-password", org: "team"}) { id } }' }, { authorization: `Bearer ${token}` });
+    const userToken = String((await post(server.url, "/api-token-auth/", { username: "pyuser", password: "py-password" })).body.token);
+    const key = await post(server.url, "/graphql", { query: "mutation { createPersonalKey { credential } }" }, { authorization: `Bearer ${userToken}` });
+    const credential = (key.body.data as { createPersonalKey: { credential: string } }).createPersonalKey.credential;
+    const answer = await getWithBody(`${server.url}/api/v2/auth/pkey/jwt/`, JSON.stringify({ org_name: "team" }), { authorization: `PersonalKey ${credential}` });
+    expect(answer.status).toBe(200);
+    expect(answer.body.active_organization).toEqual({ slug: "team", is_found: true, is_member: true });
+  });
+
+  it("delivers subscriptions over graphql-ws on /graphql", async () => {
+    const client = createClient({
+      url: `${server.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+    });
+    const events: unknown[] = [];
+    const received = new Promise<void>((resolve, reject) => {
+      const unsubscribe = client.subscribe(
+        { query: "subscription { personalKeyEvents { kind keyId } }" },
+        {
+          next: (value) => {
+            events.push(value);
+            unsubscribe();
+            resolve();
+          },
+          error: reject,
+          complete: () => {},
+        },
+      );
+    });
+    // Give the subscription a moment to register before the event fires.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const created = await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, { authorization: `Bearer ${token}` });
+    await received;
+    await client.dispose();
+    const keyId = (created.body.data as { createPersonalKey: { key: { id: string } } }).createPersonalKey.key.id;
+    expect(events[0]).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
+  });
+
+  it("delivers subscriptions over SSE on /graphql", async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: "subscription { personalKeyEvents { kind } }" }),
+      signal: controller.signal,
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, { authorization: `Bearer ${token}` });
+    let text = "";
+    while (!text.includes("CREATED")) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += new TextDecoder().decode(value);
+    }
+    controller.abort();
+    expect(text).toContain('"personalKeyEvents":{"kind":"CREATED"}');
+  });
+
+  it("slows down repeated failed logins", async () => {
+    const started = performance.now();
+    await post(server.url, "/api-token-auth/", { username: "admin", password: "wrong-1" });
+    await post(server.url, "/api-token-auth/", { username: "admin", password: "wrong-2" });
+    // With no free attempts the second failure waited at least 500 ms before answering.
+    expect(performance.now() - started).toBeGreaterThan(450);
+  });
+
+  it("drains in-flight requests on SIGTERM, then exits 0", async () => {
+    // A throttled login takes about a second: SIGTERM lands while it is in flight.
+    const inflight = post(server.url, "/api-token-auth/", { username: "admin", password: "wrong-3" });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const exit = server.stop("SIGTERM");
+    const answer = await inflight;
+    expect(answer.status).toBe(401);
+    expect(await exit).toBe(0);
+    expect(server.logs.join("")).toContain('"msg":"stopped"');
+  });
+});
