@@ -32,7 +32,10 @@ describe("cli", () => {
   });
 
   it("creates and lists users", async () => {
-    const created = await capture(["user", "create", "--username", "ops", "--password", "ops-password", "--email", "ops@example.com", "--admin", "--org", "acme"], db.env);
+    const created = await capture(
+      ["user", "create", "--username", "ops", "--password", "ops-password", "--email", "ops@example.com", "--admin", "--org", "acme"],
+      db.env,
+    );
     expect(created.code).toBe(0);
     const listed = await capture(["user", "list"], db.env);
     expect(listed.out.join("\n")).toMatch(/ops\tops@example\.com\tadmin\tactive/);
@@ -47,7 +50,8 @@ describe("cli", () => {
     expect(credential).toMatch(/^[A-Z0-9]+:[A-Za-z0-9_-]+$/);
 
     gw = await createTestGateway("sqlite", { ...db.env });
-    const exchange = () => gw.request("/api/v2/auth/pkey/jwt/", { method: "POST", headers: { authorization: `PersonalKey ${credential}` } });
+    const exchange = () =>
+      gw.request("/api/v2/auth/pkey/jwt/", { method: "POST", headers: { authorization: `PersonalKey ${credential}` } });
     expect((await exchange()).status).toBe(200);
     const revoked = await capture(["key", "revoke", "--id", credential.split(":")[0] ?? ""], db.env);
     expect(revoked.code).toBe(0);

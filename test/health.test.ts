@@ -14,7 +14,12 @@ const ROUTES = [
   "/vizsvc-sessions/health",
 ];
 
-type HealthBody = { status: string; failing: string[]; checks: Record<string, { ok: boolean }>; workers?: { clContextHealthy: boolean; ready: boolean; backend: string }[] };
+type HealthBody = {
+  status: string;
+  failing: string[];
+  checks: Record<string, { ok: boolean }>;
+  workers?: { clContextHealthy: boolean; ready: boolean; backend: string }[];
+};
 
 describe("health routes", () => {
   let gw: TestGateway;

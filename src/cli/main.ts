@@ -40,7 +40,8 @@ async function run(services: Services, noun: string, verb: string, flags: Flags)
     }
     case "user list": {
       const { items } = await services.users.list({ limit: 1000, offset: 0 });
-      for (const u of items) console.log([u.id, u.username, u.email, u.isAdmin ? "admin" : "user", u.isActive ? "active" : "disabled"].join("\t"));
+      for (const u of items)
+        console.log([u.id, u.username, u.email, u.isAdmin ? "admin" : "user", u.isActive ? "active" : "disabled"].join("\t"));
       return;
     }
     case "user disable": {

@@ -28,7 +28,11 @@ describe.skipIf(!deno)("deno task start", () => {
   });
 
   it("logs in and serves GraphQL with the token", async () => {
-    const login = await fetch(`${server.url}/api-token-auth/`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(ADMIN) });
+    const login = await fetch(`${server.url}/api-token-auth/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(ADMIN),
+    });
     expect(login.status).toBe(200);
     const { token } = (await login.json()) as { token: string };
     const me = await fetch(`${server.url}/graphql`, {

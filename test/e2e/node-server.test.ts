@@ -17,15 +17,23 @@ async function post(base: string, path: string, body: unknown, headers: Record<s
 }
 
 /** GET with a JSON body, as pygraphistry's requests call sends it; fetch cannot. */
-function getWithBody(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+function getWithBody(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "GET", headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } }, (res) => {
-      let text = "";
-      res.on("data", (chunk) => {
-        text += chunk;
-      });
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = httpRequest(
+      url,
+      { method: "GET", headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } },
+      (res) => {
+        let text = "";
+        res.on("data", (chunk) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -54,11 +62,23 @@ describe("node server process", () => {
   });
 
   it("reads org_name from the JSON body of a GET to api/v2/auth/pkey/jwt/", async () => {
-    await post(server.url, "/graphql", { query: 'mutation { createUser(input: {username: "pyuser", password: "py-password", org: "team"}) { id } }' }, { authorization: `Bearer ${token}` });
+    await post(
+      server.url,
+      "/graphql",
+      { query: 'mutation { createUser(input: {username: "pyuser", password: "py-password", org: "team"}) { id } }' },
+      { authorization: `Bearer ${token}` },
+    );
     const userToken = String((await post(server.url, "/api-token-auth/", { username: "pyuser", password: "py-password" })).body.token);
-    const key = await post(server.url, "/graphql", { query: "mutation { createPersonalKey { credential } }" }, { authorization: `Bearer ${userToken}` });
+    const key = await post(
+      server.url,
+      "/graphql",
+      { query: "mutation { createPersonalKey { credential } }" },
+      { authorization: `Bearer ${userToken}` },
+    );
     const credential = (key.body.data as { createPersonalKey: { credential: string } }).createPersonalKey.credential;
-    const answer = await getWithBody(`${server.url}/api/v2/auth/pkey/jwt/`, JSON.stringify({ org_name: "team" }), { authorization: `PersonalKey ${credential}` });
+    const answer = await getWithBody(`${server.url}/api/v2/auth/pkey/jwt/`, JSON.stringify({ org_name: "team" }), {
+      authorization: `PersonalKey ${credential}`,
+    });
     expect(answer.status).toBe(200);
     expect(answer.body.active_organization).toEqual({ slug: "team", is_found: true, is_member: true });
   });
@@ -86,7 +106,12 @@ describe("node server process", () => {
     });
     // Give the subscription a moment to register before the event fires.
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const created = await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, { authorization: `Bearer ${token}` });
+    const created = await post(
+      server.url,
+      "/graphql",
+      { query: "mutation { createPersonalKey { key { id } } }" },
+      { authorization: `Bearer ${token}` },
+    );
     await received;
     await client.dispose();
     const keyId = (created.body.data as { createPersonalKey: { key: { id: string } } }).createPersonalKey.key.id;

@@ -7,7 +7,11 @@ import { ADMIN } from "../helpers/gateway.ts";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
 
 async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, never> };
 }
 
@@ -44,7 +48,11 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
   it("fans a subscription event out from one process to a client of the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
-    const client = createClient({ url: `${a.url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` } });
+    const client = createClient({
+      url: `${a.url.replace("http", "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { authorization: `Bearer ${token}` },
+    });
     const received = new Promise<unknown>((resolve, reject) => {
       const stop = client.subscribe(
         { query: "subscription { personalKeyEvents { kind keyId } }" },
@@ -59,7 +67,12 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
       );
     });
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const created = await post(b.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, { authorization: `Bearer ${token}` });
+    const created = await post(
+      b.url,
+      "/graphql",
+      { query: "mutation { createPersonalKey { key { id } } }" },
+      { authorization: `Bearer ${token}` },
+    );
     const event = await received;
     await client.dispose();
     const keyId = (created.body.data as unknown as { createPersonalKey: { key: { id: string } } }).createPersonalKey.key.id;
@@ -69,11 +82,22 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
   it("stops a key revoked on one process on the other within the auth cache TTL", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
-    const created = await post(a.url, "/graphql", { query: "mutation { createPersonalKey { credential key { id } } }" }, { authorization: `Bearer ${token}` });
-    const { credential, key } = (created.body.data as unknown as { createPersonalKey: { credential: string; key: { id: string } } }).createPersonalKey;
+    const created = await post(
+      a.url,
+      "/graphql",
+      { query: "mutation { createPersonalKey { credential key { id } } }" },
+      { authorization: `Bearer ${token}` },
+    );
+    const { credential, key } = (created.body.data as unknown as { createPersonalKey: { credential: string; key: { id: string } } })
+      .createPersonalKey;
     const pkey = { authorization: `PersonalKey ${credential}` };
     expect((await post(b.url, "/api/v2/auth/pkey/jwt/", {}, pkey)).status).toBe(200);
-    await post(a.url, "/graphql", { query: `mutation { revokePersonalKey(id: "${key.id}") { id } }` }, { authorization: `Bearer ${token}` });
+    await post(
+      a.url,
+      "/graphql",
+      { query: `mutation { revokePersonalKey(id: "${key.id}") { id } }` },
+      { authorization: `Bearer ${token}` },
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect((await post(b.url, "/api/v2/auth/pkey/jwt/", {}, pkey)).status).toBe(401);
   });

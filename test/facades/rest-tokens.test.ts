@@ -13,7 +13,11 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
   beforeAll(async () => {
     gw = await createTestGateway(provider);
     adminToken = await gw.login();
-    const created = await gw.graphql(CREATE_USER, { input: { username: "alice", password: "alice-password", email: "a@example.com", org: "acme" } }, adminToken);
+    const created = await gw.graphql(
+      CREATE_USER,
+      { input: { username: "alice", password: "alice-password", email: "a@example.com", org: "acme" } },
+      adminToken,
+    );
     expect(created.body.errors).toBeUndefined();
   });
   afterAll(() => gw?.close());
@@ -27,7 +31,10 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
   });
 
   it("logs in at the JS client's api/v2/auth/token/generate with the same answer", async () => {
-    const { status, body } = await gw.json("/api/v2/auth/token/generate", { method: "POST", json: { username: "alice", password: "alice-password" } });
+    const { status, body } = await gw.json("/api/v2/auth/token/generate", {
+      method: "POST",
+      json: { username: "alice", password: "alice-password" },
+    });
     expect(status).toBe(200);
     expect(Object.keys(body).sort()).toEqual(["pk", "token", "user"]);
   });
@@ -42,17 +49,25 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
   });
 
   it("reports the active organization when org_name is given, and refuses a foreign one", async () => {
-    const ok = await gw.json("/api-token-auth/", { method: "POST", json: { username: "alice", password: "alice-password", org_name: "acme" } });
+    const ok = await gw.json("/api-token-auth/", {
+      method: "POST",
+      json: { username: "alice", password: "alice-password", org_name: "acme" },
+    });
     expect(ok.status).toBe(200);
     expect(ok.body.active_organization).toEqual({ slug: "acme", is_found: true, is_member: true });
-    const foreign = await gw.json("/api-token-auth/", { method: "POST", json: { username: "alice", password: "alice-password", org_name: "other" } });
+    const foreign = await gw.json("/api-token-auth/", {
+      method: "POST",
+      json: { username: "alice", password: "alice-password", org_name: "other" },
+    });
     expect(foreign.status).toBe(403);
   });
 
   it("answers wrong password, unknown user and disabled user alike", async () => {
     await gw.graphql(CREATE_USER, { input: { username: "dora", password: "dora-password" } }, adminToken);
     const dora = await gw.graphql<{ user: { id: number } }>(`{ users(limit: 100) { items { id username } } }`, {}, adminToken);
-    const doraId = (dora.body.data as unknown as { users: { items: { id: number; username: string }[] } }).users.items.find((u) => u.username === "dora")?.id;
+    const doraId = (dora.body.data as unknown as { users: { items: { id: number; username: string }[] } }).users.items.find(
+      (u) => u.username === "dora",
+    )?.id;
     await gw.graphql(`mutation($id: Int!) { updateUser(id: $id, input: { isActive: false }) { id } }`, { id: doraId }, adminToken);
     const answers = await Promise.all([
       gw.json("/api-token-auth/", { method: "POST", json: { username: "alice", password: "wrong-password" }, address: "10.0.0.1" }),
@@ -69,7 +84,11 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
     const missing = await gw.json("/api-token-auth/", { method: "POST", json: { username: "alice" } });
     expect(missing.status).toBe(400);
     expect((missing.body.error as { details: { field: string } }).details.field).toBe("password");
-    const malformed = await gw.json("/api-token-auth/", { method: "POST", body: "{not json", headers: { "content-type": "application/json" } });
+    const malformed = await gw.json("/api-token-auth/", {
+      method: "POST",
+      body: "{not json",
+      headers: { "content-type": "application/json" },
+    });
     expect(malformed.status).toBe(400);
     expect((malformed.body.error as { code: string }).code).toBe("INVALID_INPUT");
     const wrongType = await gw.json("/api-token-auth/", { method: "POST", body: "<xml/>", headers: { "content-type": "application/xml" } });
@@ -81,7 +100,10 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
   });
 
   it("refuses bodies over the limit with 413", async () => {
-    const { status, body } = await gw.json("/api-token-auth/", { method: "POST", json: { username: "a".repeat(2_000_000), password: "x" } });
+    const { status, body } = await gw.json("/api-token-auth/", {
+      method: "POST",
+      json: { username: "a".repeat(2_000_000), password: "x" },
+    });
     expect(status).toBe(413);
     expect((body.error as { code: string }).code).toBe("PAYLOAD_TOO_LARGE");
   });
@@ -130,7 +152,10 @@ describe.each(PROVIDERS)("token routes on %s", (provider) => {
     const alice = await gw.login("alice", "alice-password");
     const created = await gw.graphql<{ createPersonalKey: { credential: string; key: { id: string } } }>(CREATE_KEY, {}, alice);
     const { credential, key } = created.body.data?.createPersonalKey ?? { credential: "", key: { id: "" } };
-    const minted = await gw.json<{ token: string }>("/api/v2/auth/pkey/jwt/", { method: "POST", headers: { authorization: `PersonalKey ${credential}` } });
+    const minted = await gw.json<{ token: string }>("/api/v2/auth/pkey/jwt/", {
+      method: "POST",
+      headers: { authorization: `PersonalKey ${credential}` },
+    });
     const revoked = await gw.graphql(`mutation($id: ID!) { revokePersonalKey(id: $id) { isActive } }`, { id: key.id }, alice);
     expect(revoked.body.data).toEqual({ revokePersonalKey: { isActive: false } });
     const again = await gw.json("/api/v2/auth/pkey/jwt/", { method: "POST", headers: { authorization: `PersonalKey ${credential}` } });

@@ -9,8 +9,15 @@ export type TestGateway = {
   gateway: Gateway;
   env: Record<string, string>;
   request(path: string, init?: RequestInit & { json?: unknown; address?: string }): Promise<Response>;
-  json<T = Record<string, unknown>>(path: string, init?: RequestInit & { json?: unknown; address?: string }): Promise<{ status: number; body: T; headers: Headers }>;
-  graphql<T = Record<string, unknown>>(query: string, variables?: Record<string, unknown>, token?: string): Promise<{ status: number; body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] } }>;
+  json<T = Record<string, unknown>>(
+    path: string,
+    init?: RequestInit & { json?: unknown; address?: string },
+  ): Promise<{ status: number; body: T; headers: Headers }>;
+  graphql<T = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<{ status: number; body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] } }>;
   login(username?: string, password?: string): Promise<string>;
   close(): Promise<void>;
 };

@@ -1,6 +1,7 @@
 // Start-up migrations: idempotent, and safe when several processes start on one database at once.
-import pg from "pg";
+
 import { createClient } from "@libsql/client";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
 import { createLogger } from "../../src/server/logger.ts";
