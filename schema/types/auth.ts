@@ -37,8 +37,7 @@ const TokenInfo = builder.objectRef<VerifyResult>("TokenInfo").implement({
   }),
 });
 
-const orgArg = (t: { arg: { string: (o: { required: false; description: string }) => never } }) =>
-  t.arg.string({ required: false, description: "Act in this organization (its slug)." });
+const ORG_NAME = { required: false, description: "Act in this organization (its slug)." } as const;
 
 builder.mutationFields((t) => ({
   login: t.field({
@@ -47,7 +46,7 @@ builder.mutationFields((t) => ({
     args: {
       username: t.arg.string({ required: true }),
       password: t.arg.string({ required: true }),
-      orgName: orgArg(t as never),
+      orgName: t.arg.string(ORG_NAME),
     },
     resolve: (_root, args, ctx) =>
       ctx.services.auth.login({
@@ -60,7 +59,7 @@ builder.mutationFields((t) => ({
   exchangePersonalKey: t.field({
     type: AuthToken,
     description: "The caller's `Authorization: PersonalKey <KEY_ID>:<KEY_SECRET>` for a JWT.",
-    args: { orgName: orgArg(t as never) },
+    args: { orgName: t.arg.string(ORG_NAME) },
     resolve: async (_root, args, ctx) => ctx.services.auth.exchangeKey(await ctx.viewer(), args.orgName ?? undefined),
   }),
   refreshToken: t.field({

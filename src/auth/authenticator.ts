@@ -7,6 +7,8 @@ import { createTtlCache } from "./principal-cache.ts";
 import type { TokenClaims, TokenIssuer } from "./tokens.ts";
 import type { Viewer } from "./viewer.ts";
 
+const UNKNOWN_KEY_HASH = "0".repeat(64);
+
 type UserState = { id: number; username: string; isAdmin: boolean; isActive: boolean; tokensValidAfter: number };
 type KeyState = { id: string; userId: number; secretHash: string; revoked: boolean };
 
@@ -54,7 +56,9 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
   async function checkKey(keyId: string, secret: string): Promise<{ key: KeyState; user: UserState }> {
     const key = await keyState(keyId);
     const invalid = new AppError("UNAUTHENTICATED", "Personal key is invalid or revoked.");
-    if (!key || !secretMatches(key.secretHash, secret) || key.revoked) throw invalid;
+    // Hash and compare even for an unknown id, so timing does not tell the two apart.
+    const matches = secretMatches(key?.secretHash ?? UNKNOWN_KEY_HASH, secret);
+    if (!key || !matches || key.revoked) throw invalid;
     const user = await userState(key.userId);
     if (!user?.isActive) throw invalid;
     return { key, user };
