@@ -18,8 +18,17 @@ export type RestFacadeOptions = {
   execute: Execute;
   maxJsonBodyBytes: number;
   onUnexpected?: (error: unknown) => void;
+  /** Public base URL (PUBLIC_URL); absent, links are built from the request's own URL. */
+  publicUrl?: string | undefined;
   routes?: readonly RestRoute[];
 };
+
+function publicUrlOf(request: Request, base: string | undefined): URL {
+  const url = new URL(request.url);
+  if (base === undefined) return url;
+  // Keeps a path prefix of PUBLIC_URL (a service mounted below / behind a proxy).
+  return new URL(`${base}${url.pathname}${url.search}`);
+}
 
 export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
   const routes = options.routes ?? REST_ROUTES;
@@ -27,7 +36,8 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
 
   for (const route of routes) {
     app.on([...route.methods], route.path, async (c) => {
-      const input: RouteInput = { params: c.req.param() as Record<string, string>, query: new URL(c.req.url).searchParams, body: {} };
+      const url = publicUrlOf(c.req.raw, options.publicUrl);
+      const input: RouteInput = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: {}, url };
       if (route.body) {
         input.body = await readObjectBody(
           c.req.raw,

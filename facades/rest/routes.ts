@@ -7,6 +7,8 @@ export type RouteInput = {
   params: Record<string, string>;
   query: URLSearchParams;
   body: Record<string, unknown>;
+  /** The request's absolute URL as the client sees it (PUBLIC_URL when set), for list envelope links. */
+  url: URL;
 };
 
 export type Shaped = { status?: number; body?: unknown; headers?: Record<string, string> };

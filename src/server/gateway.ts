@@ -55,6 +55,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
   const rest = createRestFacade({
     execute,
     maxJsonBodyBytes: config.maxJsonBodyBytes,
+    publicUrl: config.publicUrl,
     onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
   });
   const serveStatic = createStaticHandler(WEB_ROOT);
