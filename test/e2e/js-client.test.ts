@@ -1,0 +1,77 @@
+// The real @graphistry/js-upload-api client logs in against the running service, unchanged.
+import { Client, ClientPKey } from "@graphistry/js-upload-api";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
+import { ADMIN } from "../helpers/gateway.ts";
+import { type ServerProcess, startServer } from "../helpers/server-process.ts";
+
+type Authed = { getAuthToken(): Promise<string> };
+
+describe("@graphistry/js-upload-api against the service", () => {
+  let db: TestDatabase;
+  let server: ServerProcess;
+  let host: string;
+  let credential: string;
+
+  beforeAll(async () => {
+    db = await createTestDatabase("sqlite");
+    server = await startServer({ ...db.env, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
+    host = `127.0.0.1:${server.port}`;
+    const login = await fetch(`${server.url}/api-token-auth/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(ADMIN),
+    });
+    const { token } = (await login.json()) as { token: string };
+    const graphql = (query: string) =>
+      fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      }).then((r) => r.json() as Promise<{ data: Record<string, never> }>);
+    await graphql('mutation { createUser(input: { username: "jsuser", password: "js-password", org: "jsorg" }) { id } }');
+    const userLogin = await fetch(`${server.url}/api-token-auth/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "jsuser", password: "js-password" }),
+    });
+    const userToken = ((await userLogin.json()) as { token: string }).token;
+    const key = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${userToken}` },
+      body: JSON.stringify({ query: "mutation { createPersonalKey { credential } }" }),
+    }).then((r) => r.json() as Promise<{ data: { createPersonalKey: { credential: string } } }>);
+    credential = key.data.createPersonalKey.credential;
+  });
+  afterAll(async () => {
+    await server?.stop("SIGKILL");
+    await db?.drop();
+  });
+
+  it("Client gets a token from api/v2/auth/token/generate", async () => {
+    const client = new Client(ADMIN.username, ADMIN.password, "", "http", host, undefined, fetch);
+    const token = await (client as unknown as Authed).getAuthToken();
+    expect(client.authTokenValid()).toBe(true);
+    const verify = await fetch(`${server.url}/api-token-verify/`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ token }),
+    });
+    expect(verify.status).toBe(200);
+  });
+
+  it("ClientPKey gets a token for a personal key, in an organization too", async () => {
+    const [id, secret] = credential.split(":") as [string, string];
+    for (const org of ["", "jsorg"]) {
+      const client = new ClientPKey(id, secret, org, "http", host, undefined, fetch);
+      await (client as unknown as Authed).getAuthToken();
+      expect(client.authTokenValid()).toBe(true);
+    }
+  });
+
+  it("Client with a wrong password gets no token", async () => {
+    const client = new Client(ADMIN.username, "wrong-password", "", "http", host, undefined, fetch);
+    await expect((client as unknown as Authed).getAuthToken()).rejects.toThrow();
+    expect(client.authTokenValid()).toBe(false);
+  });
+});
