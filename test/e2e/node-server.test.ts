@@ -1,43 +1,9 @@
 // The real Node process: HTTP on one port, graphql-ws and SSE subscriptions, GET bodies, SIGTERM drain.
-import { request as httpRequest } from "node:http";
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
+import { bearer, firstEvent, getWithBody, postJson as post } from "../helpers/http.ts";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-
-async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-}
-
-/** GET with a JSON body, as pygraphistry's requests call sends it; fetch cannot. */
-function getWithBody(
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      url,
-      { method: "GET", headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)) } },
-      (res) => {
-        let text = "";
-        res.on("data", (chunk) => {
-          text += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
 
 describe("node server process", () => {
   let db: TestDatabase;
@@ -84,38 +50,12 @@ describe("node server process", () => {
   });
 
   it("delivers subscriptions over graphql-ws on /graphql", async () => {
-    const client = createClient({
-      url: `${server.url.replace("http", "ws")}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
+    let keyId = "";
+    const event = await firstEvent(server.url, token, "subscription { personalKeyEvents { kind keyId } }", async () => {
+      keyId = (await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
+        .createPersonalKey.key.id;
     });
-    const events: unknown[] = [];
-    const received = new Promise<void>((resolve, reject) => {
-      const unsubscribe = client.subscribe(
-        { query: "subscription { personalKeyEvents { kind keyId } }" },
-        {
-          next: (value) => {
-            events.push(value);
-            unsubscribe();
-            resolve();
-          },
-          error: reject,
-          complete: () => {},
-        },
-      );
-    });
-    // Give the subscription a moment to register before the event fires.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const created = await post(
-      server.url,
-      "/graphql",
-      { query: "mutation { createPersonalKey { key { id } } }" },
-      { authorization: `Bearer ${token}` },
-    );
-    await received;
-    await client.dispose();
-    const keyId = (created.body.data as { createPersonalKey: { key: { id: string } } }).createPersonalKey.key.id;
-    expect(events[0]).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
+    expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
   });
 
   it("delivers subscriptions over SSE on /graphql", async () => {

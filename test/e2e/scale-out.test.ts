@@ -1,19 +1,9 @@
 // Several gateway processes on one database: racing start-up, shared auth state, Redis fan-out.
-import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import { createTestDatabase, PROVIDERS, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
+import { bearer, firstEvent, postJson as post } from "../helpers/http.ts";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-
-async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${base}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...headers },
-    body: JSON.stringify(body),
-  });
-  return { status: response.status, body: (await response.json()) as Record<string, never> };
-}
 
 describe.each(PROVIDERS)("two processes on one %s database with Redis", (provider) => {
   let db: TestDatabase;
@@ -48,34 +38,11 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
   it("fans a subscription event out from one process to a client of the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
-    const client = createClient({
-      url: `${a.url.replace("http", "ws")}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${token}` },
+    let keyId = "";
+    const event = await firstEvent(a.url, token, "subscription { personalKeyEvents { kind keyId } }", async () => {
+      keyId = (await post(b.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
+        .createPersonalKey.key.id;
     });
-    const received = new Promise<unknown>((resolve, reject) => {
-      const stop = client.subscribe(
-        { query: "subscription { personalKeyEvents { kind keyId } }" },
-        {
-          next: (value) => {
-            stop();
-            resolve(value);
-          },
-          error: reject,
-          complete: () => {},
-        },
-      );
-    });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const created = await post(
-      b.url,
-      "/graphql",
-      { query: "mutation { createPersonalKey { key { id } } }" },
-      { authorization: `Bearer ${token}` },
-    );
-    const event = await received;
-    await client.dispose();
-    const keyId = (created.body.data as unknown as { createPersonalKey: { key: { id: string } } }).createPersonalKey.key.id;
     expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
   });
 
