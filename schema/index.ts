@@ -6,5 +6,6 @@ import "./types/personal-key.ts";
 import "./types/user.ts";
 import "./types/auth.ts";
 import "./types/health.ts";
+import "./types/file.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

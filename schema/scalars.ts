@@ -17,3 +17,16 @@ builder.scalarType("JSON", {
   serialize: (value) => value,
   parseValue: (value) => value,
 });
+
+builder.scalarType("Upload", {
+  description: "File bytes: a file part of a GraphQL multipart request, or a stream the REST facade hands over.",
+  serialize: () => {
+    throw new GraphQLError("Upload is an input-only scalar");
+  },
+  parseValue: (value) => {
+    if (value !== null && typeof value === "object" && typeof (value as { stream?: unknown }).stream === "function") {
+      return value as { stream(): ReadableStream<Uint8Array> };
+    }
+    throw new GraphQLError("Upload must be a file (send the request as multipart/form-data)");
+  },
+});

@@ -3,7 +3,8 @@ import { Hono } from "hono";
 import type { Execute } from "../execute.ts";
 import { readObjectBody } from "./body.ts";
 import { errorResponse, fromGraphQLErrors, RestError } from "./errors.ts";
-import { REST_ROUTES, type RestRoute, type RouteInput } from "./routes.ts";
+import type { RestRoute, RouteInput } from "./route-types.ts";
+import { REST_ROUTES } from "./routes/index.ts";
 import { validateBody } from "./validate.ts";
 
 export type RestEnv = {
@@ -38,6 +39,10 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
     app.on([...route.methods], route.path, async (c) => {
       const url = publicUrlOf(c.req.raw, options.publicUrl);
       const input: RouteInput = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: {}, url };
+      if (route.rawBody) {
+        const request = c.req.raw;
+        input.upload = { stream: () => request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }) };
+      }
       if (route.body) {
         input.body = await readObjectBody(
           c.req.raw,

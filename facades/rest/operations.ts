@@ -20,3 +20,14 @@ export const HEALTH = `query Health($component: HealthComponent!) {
     checks { name healthy detail latencyMs }
     workers { id backend ready clContextHealthy detail devices }
   } }`;
+
+const FILE_FIELDS = `id name description fileType fileCompression parserOptions sqlTransforms author agentName agentVersion
+  bytesCount isUploaded isValid errors tablesSchemas { name numCols numRows dtypes } createdAt updatedAt`;
+
+export const CREATE_FILE = `mutation CreateFile($input: CreateFileInput!) { createFile(input: $input) { ${FILE_FIELDS} } }`;
+export const LIST_FILES = `query Files($limit: Int!, $offset: Int!) { files(limit: $limit, offset: $offset) { count items { ${FILE_FIELDS} } } }`;
+export const GET_FILE = `query File($id: ID!) { file(id: $id) { ${FILE_FIELDS} } }`;
+export const UPLOAD_FILE = `mutation UploadFileData($id: ID!, $data: Upload!, $erase: Boolean!) {
+  uploadFileData(id: $id, data: $data, erase: $erase) { ${FILE_FIELDS} } }`;
+export const UPDATE_FILE = `mutation UpdateFile($id: ID!, $input: UpdateFileInput!) { updateFile(id: $id, input: $input) { ${FILE_FIELDS} } }`;
+export const DELETE_FILE = `mutation DeleteFile($id: ID!) { deleteFile(id: $id) }`;

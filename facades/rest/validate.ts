@@ -22,6 +22,10 @@ export function validateBody(schemaId: string, body: Record<string, unknown>): v
     const field = String((error.params as { missingProperty: string }).missingProperty);
     throw new RestError("INVALID_INPUT", `missing required field "${field}"`, { field });
   }
+  if (error.keyword === "additionalProperties") {
+    const field = String((error.params as { additionalProperty: string }).additionalProperty);
+    throw new RestError("INVALID_INPUT", `unknown field "${field}"`, { field });
+  }
   const field = error.instancePath.replace(/^\//, "").replaceAll("/", ".") || "body";
   throw new RestError("INVALID_INPUT", `field "${field}" ${error.message ?? "is invalid"}`, { field });
 }

@@ -2,6 +2,7 @@
 import { organizationsOf } from "../../src/accounts/organizations.ts";
 import { AppError } from "../../src/errors/app-error.ts";
 import { builder } from "../builder.ts";
+import { defined, pageArgs } from "../inputs.ts";
 import { OrganizationRef } from "./organization.ts";
 import { PersonalKeyRef } from "./personal-key.ts";
 
@@ -58,11 +59,6 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
   }),
 });
 
-/** GraphQL gives null for absent optional inputs; services take undefined. */
-function defined<T extends Record<string, unknown>>(input: T): { [K in keyof T]: Exclude<T[K], null> } {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== null && v !== undefined)) as never;
-}
-
 builder.queryFields((t) => ({
   me: t.field({
     type: UserRef,
@@ -90,15 +86,6 @@ builder.queryFields((t) => ({
     },
   }),
 }));
-
-export function pageArgs(limit: number | null | undefined, offset: number | null | undefined) {
-  const l = limit ?? 50;
-  const o = offset ?? 0;
-  if (!Number.isInteger(l) || l < 1 || l > 1000)
-    throw new AppError("INVALID_INPUT", "limit must be between 1 and 1000", { details: { field: "limit" } });
-  if (!Number.isInteger(o) || o < 0) throw new AppError("INVALID_INPUT", "offset must be >= 0", { details: { field: "offset" } });
-  return { limit: l, offset: o };
-}
 
 builder.mutationFields((t) => ({
   createUser: t.field({

@@ -15,6 +15,11 @@ export type Config = Readonly<{
   /** How long an authenticated principal (user + key state) may be served from cache. */
   authCacheSeconds: number;
   maxJsonBodyBytes: number;
+  /** Largest file upload accepted (413 beyond). */
+  maxUploadBytes: number;
+  /** Decompression-bomb limits: absolute size, and ratio to the compressed size above a floor. */
+  maxDecompressedBytes: number;
+  maxCompressionRatio: number;
   publicUrl: string | undefined;
   trustProxy: boolean;
   logLevel: LogLevel;
@@ -89,6 +94,9 @@ export function loadConfig(env: Env = process.env): Config {
     refreshWindowSeconds: int(env, "TOKEN_REFRESH_WINDOW_SECONDS", 86_400, 1),
     authCacheSeconds: int(env, "AUTH_CACHE_SECONDS", 30),
     maxJsonBodyBytes: int(env, "MAX_JSON_BODY_BYTES", 1_048_576, 1),
+    maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 10 * 1024 ** 3, 1),
+    maxDecompressedBytes: int(env, "MAX_DECOMPRESSED_BYTES", 32 * 1024 ** 3, 1),
+    maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
     publicUrl,
     trustProxy: bool(env, "TRUST_PROXY", false),
     logLevel,

@@ -9,6 +9,8 @@ import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
+import { createFileService } from "../files/files-service.ts";
+import { createBlobStore } from "../store/blobs.ts";
 import type { Config } from "../config/config.ts";
 import { createHealthService } from "../health/health-service.ts";
 import { migrate } from "../store/migrate.ts";
@@ -41,6 +43,14 @@ export async function createServices(config: Config, logger: Logger) {
   });
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
   const auth = createAuthService({ db, tokens, authenticator, keys, throttle: createLoginThrottle(config.loginThrottle) });
+  const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
+  const files = createFileService({
+    db,
+    blobs,
+    maxUploadBytes: config.maxUploadBytes,
+    // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
+    decompress: { maxBytes: config.maxDecompressedBytes, maxRatio: config.maxCompressionRatio, floorBytes: Math.min(256 * 1024 ** 2, config.maxDecompressedBytes) },
+  });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -55,5 +65,5 @@ export async function createServices(config: Config, logger: Logger) {
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
   }
 
-  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, workers, health, close };
+  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, blobs, files, workers, health, close };
 }

@@ -1,28 +1,6 @@
-// The REST route table: each path (with the spec's exact trailing slash) -> a GraphQL operation and a shaper.
-import { EXCHANGE_KEY, HEALTH, LOGIN, REFRESH, SWITCH_ORG, VERIFY } from "./operations.ts";
-
-export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
-
-export type RouteInput = {
-  params: Record<string, string>;
-  query: URLSearchParams;
-  body: Record<string, unknown>;
-  /** The request's absolute URL as the client sees it (PUBLIC_URL when set), for list envelope links. */
-  url: URL;
-};
-
-export type Shaped = { status?: number; body?: unknown; headers?: Record<string, string> };
-
-export type RestRoute = {
-  methods: readonly Method[];
-  path: string;
-  /** JSON Schema id (schema/json) the body must satisfy; absent for routes that read no body. */
-  body?: { schema: string; required: boolean };
-  document: string;
-  variables(input: RouteInput): Record<string, unknown>;
-  // biome-ignore lint/suspicious/noExplicitAny: the data shape is the document's, checked by tests.
-  shape(data: any, input: RouteInput): Shaped;
-};
+// Token routes (spec 4.1) and the client aliases for them.
+import { EXCHANGE_KEY, LOGIN, REFRESH, SWITCH_ORG, VERIFY } from "../operations.ts";
+import type { RestRoute, RouteInput } from "../route-types.ts";
 
 type AuthData = {
   token: string;
@@ -76,43 +54,7 @@ const refresh: Omit<RestRoute, "path"> = {
   }),
 };
 
-const HEALTH_ROUTES: [string, string][] = [
-  ["/health/", "EXTERNAL_PROXY"],
-  ["/healthz", "PROXY"],
-  ["/ht/", "CONTENT"],
-  ["/vizsvc-gpu/primary/health", "VIZ_PRIMARY"],
-  ["/vizsvc-gpu/secondary/cpu/health", "VIZ_CPU"],
-  ["/vizsvc-gpu/secondary/gpu/health", "VIZ_GPU"],
-  ["/check-workers", "WORKERS"],
-  ["/vizsvc-viz/health", "VIZ_WEB"],
-  ["/pivot/health", "PIVOT"],
-  ["/vizsvc-sessions/health", "SESSIONS"],
-];
-
-type HealthData = {
-  component: string;
-  healthy: boolean;
-  checks: { name: string; healthy: boolean; detail: string; latencyMs: number }[];
-  workers: { id: string; backend: string; ready: boolean; clContextHealthy: boolean; detail: string; devices: string[] }[] | null;
-};
-
-/** 200 when every check passes, else 503 naming the failing parts. */
-function healthBody(data: HealthData): Shaped {
-  const failing = data.checks.filter((c) => !c.healthy).map((c) => c.name);
-  return {
-    status: data.healthy ? 200 : 503,
-    headers: { "cache-control": "no-store" },
-    body: {
-      status: data.healthy ? "ok" : "unhealthy",
-      component: data.component.toLowerCase(),
-      failing,
-      checks: Object.fromEntries(data.checks.map((c) => [c.name, { ok: c.healthy, detail: c.detail, latency_ms: c.latencyMs }])),
-      ...(data.workers ? { workers: data.workers.map((w) => ({ ...w, devices: w.devices })) } : {}),
-    },
-  };
-}
-
-export const REST_ROUTES: readonly RestRoute[] = [
+export const AUTH_ROUTES: readonly RestRoute[] = [
   { path: "/api-token-auth/", ...login },
   { path: "/api/v2/auth/token/generate", ...login },
   { path: "/api-token-refresh/", ...refresh },
@@ -149,13 +91,4 @@ export const REST_ROUTES: readonly RestRoute[] = [
     variables: (input) => ({ slug: input.params.slug }),
     shape: (data) => ({ body: { status: "OK", ...authBody(data.switchOrganization) } }),
   },
-  ...HEALTH_ROUTES.map(
-    ([path, component]): RestRoute => ({
-      path,
-      methods: ["GET"],
-      document: HEALTH,
-      variables: () => ({ component }),
-      shape: (data) => healthBody(data.health),
-    }),
-  ),
 ];

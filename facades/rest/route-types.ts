@@ -1,0 +1,27 @@
+// The shape of a REST route: path and methods, how the body is read, the operation, and the answer.
+export type Method = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
+
+export type RouteInput = {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: Record<string, unknown>;
+  /** The request's absolute URL as the client sees it (PUBLIC_URL when set), for list envelope links. */
+  url: URL;
+  /** For routes with `rawBody`: the request body, handed to the operation as an Upload. */
+  upload?: { stream(): ReadableStream<Uint8Array> };
+};
+
+export type Shaped = { status?: number; body?: unknown; headers?: Record<string, string> };
+
+export type RestRoute = {
+  methods: readonly Method[];
+  path: string;
+  /** JSON Schema id (schema/json) the body must satisfy; absent for routes that read no JSON body. */
+  body?: { schema: string; required: boolean };
+  /** The body is data (a file upload), streamed to the operation unread. */
+  rawBody?: true;
+  document: string;
+  variables(input: RouteInput): Record<string, unknown>;
+  // biome-ignore lint/suspicious/noExplicitAny: the data shape is the document's, checked by tests.
+  shape(data: any, input: RouteInput): Shaped;
+};

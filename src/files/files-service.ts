@@ -1,0 +1,205 @@
+// Files (spec 2.2, 3.2, 4.2): records, uploads streamed to the blob store, parsing, access by owner or organization.
+import { randomBytes, randomUUID } from "node:crypto";
+import { requireMembership } from "../accounts/organizations.ts";
+import type { Viewer } from "../auth/viewer.ts";
+import { AppError, isAppError } from "../errors/app-error.ts";
+import type { DecompressLimits } from "../ingest/decompress.ts";
+import { type Compression, checkNameAgainstCompression, type FileType, isCompression, isFileType } from "../ingest/formats.ts";
+import { parseUpload } from "../ingest/parse.ts";
+import { validateParserOptions } from "../ingest/validate-options.ts";
+import type { BlobStore } from "../store/blobs.ts";
+import type { Db } from "../store/prisma.ts";
+import { errorsOf, type FileRecord, toFileRecord } from "./file-records.ts";
+
+export type CreateFileInput = {
+  fileType: unknown;
+  orgName?: string | undefined;
+  name?: string | undefined;
+  description?: string | undefined;
+  fileCompression?: unknown;
+  parserOptions?: unknown;
+  sqlTransforms?: unknown;
+  agentName?: string | undefined;
+  agentVersion?: string | undefined;
+};
+
+export type UpdateFileInput = Partial<Pick<CreateFileInput, "fileType" | "fileCompression" | "parserOptions" | "name" | "description">>;
+
+/** An upload body: a Blob or File, or anything else that can stream its bytes once. */
+export type UploadBody = { stream(): ReadableStream<Uint8Array> };
+
+export type FileServiceOptions = { db: Db; blobs: BlobStore; maxUploadBytes: number; decompress: DecompressLimits };
+
+const invalid = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
+
+function checkedSettings(fileType: unknown, compression: unknown, name: string, parserOptions: unknown) {
+  if (!isFileType(fileType)) throw invalid("file_type must be one of arrow, csv, json, orc, parquet, xls, xlsx", "file_type");
+  const fileCompression = compression ?? "";
+  if (!isCompression(fileCompression)) throw invalid("file_compression must be one of '', gzip, bz2, zip, xz", "file_compression");
+  const agreement = checkNameAgainstCompression(name, fileCompression);
+  if (!agreement.ok) throw invalid(agreement.message, "file_compression");
+  return { fileType, fileCompression, parserOptions: validateParserOptions(fileType, fileCompression, parserOptions) };
+}
+
+export type FileService = ReturnType<typeof createFileService>;
+
+export function createFileService(options: FileServiceOptions) {
+  const { db, blobs } = options;
+
+  /** Files the viewer may see: their own and their organizations'. */
+  const visibleTo = (viewer: Viewer) => ({
+    OR: [{ authorId: viewer.userId }, { organization: { memberships: { some: { userId: viewer.userId } } } }],
+  });
+
+  async function row(viewer: Viewer, id: string) {
+    const found = await db.file.findFirst({ where: { id, ...visibleTo(viewer) } });
+    // Someone else's file reads exactly like a missing one.
+    if (!found) throw new AppError("NOT_FOUND", `no file with id ${id}`);
+    return found;
+  }
+
+  async function create(viewer: Viewer, input: CreateFileInput): Promise<FileRecord> {
+    const name = input.name ?? "";
+    const settings = checkedSettings(input.fileType, input.fileCompression, name, input.parserOptions);
+    const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
+    const created = await db.file.create({
+      data: {
+        id: randomUUID().replaceAll("-", ""),
+        authorId: viewer.userId,
+        organizationId: org?.id ?? null,
+        name,
+        description: input.description ?? "",
+        fileType: settings.fileType,
+        fileCompression: settings.fileCompression,
+        parserOptions: JSON.stringify(settings.parserOptions),
+        sqlTransforms: input.sqlTransforms === undefined || input.sqlTransforms === null ? null : JSON.stringify(input.sqlTransforms),
+        agentName: input.agentName ?? "",
+        agentVersion: input.agentVersion ?? "",
+      },
+    });
+    return toFileRecord(created);
+  }
+
+  async function list(viewer: Viewer, page: { limit: number; offset: number }) {
+    const where = visibleTo(viewer);
+    const [count, rows] = await Promise.all([
+      db.file.count({ where }),
+      db.file.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
+    ]);
+    return { count, items: rows.map(toFileRecord) };
+  }
+
+  const get = async (viewer: Viewer, id: string) => toFileRecord(await row(viewer, id));
+
+  /**
+   * Parses the data kept in `version` and records the outcome. On failure, `erase` deletes that
+   * data; otherwise it stays for a PATCH of the parser settings to parse again.
+   */
+  async function parseVersion(file: Awaited<ReturnType<typeof row>>, version: string, bytes: number, erase: boolean): Promise<FileRecord> {
+    const scratch = await blobs.scratch();
+    const tablesDir = blobs.pathOf("files", file.id, version, "tables");
+    try {
+      const schemas = await parseUpload({
+        rawPath: blobs.pathOf("files", file.id, version, "raw"),
+        fileType: file.fileType as FileType,
+        compression: file.fileCompression as Compression,
+        parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
+        tableName: file.name || file.id,
+        tablesDir,
+        scratch,
+        limits: options.decompress,
+      });
+      return await record(file, {
+        dataVersion: version,
+        isUploaded: true,
+        isValid: true,
+        errors: "{}",
+        bytesCount: BigInt(bytes),
+        tablesSchemas: JSON.stringify(schemas),
+      });
+    } catch (error) {
+      if (!isAppError(error) || !["PARSE_FAILED", "INVALID_INPUT", "PAYLOAD_TOO_LARGE"].includes(error.code)) {
+        await blobs.remove(["files", file.id, version]);
+        throw error;
+      }
+      await blobs.remove(erase ? ["files", file.id, version] : ["files", file.id, version, "tables"]);
+      const errors = JSON.stringify(errorsOf(error.code, error.message, error.details));
+      return record(
+        file,
+        erase
+          ? { dataVersion: null, isUploaded: false, isValid: false, errors, bytesCount: null, tablesSchemas: "[]" }
+          : { dataVersion: version, isUploaded: true, isValid: false, errors, bytesCount: BigInt(bytes), tablesSchemas: "[]" },
+      );
+    } finally {
+      await blobs.remove(["tmp", scratch.split(/[\\/]/).pop() ?? ""]);
+    }
+  }
+
+  /** Writes the new state, then drops the data version it replaced: readers never see a half-written file. */
+  async function record(file: Awaited<ReturnType<typeof row>>, data: Parameters<typeof db.file.update>[0]["data"]): Promise<FileRecord> {
+    const updated = await db.file.update({ where: { id: file.id }, data });
+    if (file.dataVersion && file.dataVersion !== updated.dataVersion) await blobs.remove(["files", file.id, file.dataVersion]);
+    return toFileRecord(updated);
+  }
+
+  async function upload(viewer: Viewer, id: string, body: UploadBody, erase: boolean): Promise<FileRecord> {
+    const file = await row(viewer, id);
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    // Streamed to disk; a failure or an oversize body leaves the previous state untouched.
+    const { bytes } = await blobs
+      .writeStream(["files", id, version, "raw"], body.stream(), options.maxUploadBytes)
+      .catch(async (error: unknown) => {
+        await blobs.remove(["files", id, version]);
+        throw error;
+      });
+    return parseVersion(file, version, bytes, erase);
+  }
+
+  async function update(viewer: Viewer, id: string, input: UpdateFileInput): Promise<FileRecord> {
+    const file = await row(viewer, id);
+    const name = input.name ?? file.name;
+    const settings = checkedSettings(
+      input.fileType ?? file.fileType,
+      input.fileCompression ?? file.fileCompression,
+      name,
+      input.parserOptions === undefined ? JSON.parse(file.parserOptions) : input.parserOptions,
+    );
+    const updated = await db.file.update({
+      where: { id },
+      data: {
+        name,
+        description: input.description ?? file.description,
+        fileType: settings.fileType,
+        fileCompression: settings.fileCompression,
+        parserOptions: JSON.stringify(settings.parserOptions),
+      },
+    });
+    // Kept data is parsed again with the new settings; it is never erased by a PATCH.
+    if (!updated.dataVersion || !(await blobs.exists(["files", id, updated.dataVersion, "raw"]))) return toFileRecord(updated);
+    const bytes = updated.bytesCount === null ? 0 : Number(updated.bytesCount);
+    await blobs.remove(["files", id, updated.dataVersion, "tables"]);
+    return parseVersion(updated, updated.dataVersion, bytes, false);
+  }
+
+  async function remove(viewer: Viewer, id: string): Promise<boolean> {
+    await row(viewer, id);
+    await db.file.delete({ where: { id } });
+    await blobs.remove(["files", id]);
+    return true;
+  }
+
+  /** Path of table n of a valid file, for datasets. */
+  async function tablePath(viewer: Viewer, id: string, index: number): Promise<{ path: string; file: FileRecord }> {
+    const file = toFileRecord(await row(viewer, id));
+    if (!file.isValid || !file.dataVersion)
+      throw new AppError("INVALID_INPUT", `file ${id} has no valid data`, { details: { file_id: id } });
+    if (!Number.isInteger(index) || index < 0 || index >= file.tablesSchemas.length) {
+      throw new AppError("INVALID_INPUT", `file ${id} has no table ${index} (it has ${file.tablesSchemas.length})`, {
+        details: { file_id: id },
+      });
+    }
+    return { path: blobs.pathOf("files", id, file.dataVersion, "tables", `${index}.arrow`), file };
+  }
+
+  return { create, list, get, upload, update, remove, tablePath };
+}

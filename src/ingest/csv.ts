@@ -1,0 +1,61 @@
+// Reads CSV into a polars DataFrame with pandas' read_csv semantics for the supported options.
+import { symlink } from "node:fs/promises";
+import path from "node:path";
+import pl from "nodejs-polars";
+import { AppError } from "../errors/app-error.ts";
+import { type CsvPlan, planCsv } from "./csv-options.ts";
+import { applyCsvPostSteps } from "./csv-post.ts";
+import { applyDtypeHints } from "./dtype-hints.ts";
+import type { Options } from "./option-readers.ts";
+import { transcodeToUtf8 } from "./transcode.ts";
+
+/** Rows polars looks at to infer types before falling back to a full scan. */
+const INFER_ROWS = 10_000;
+/** nodejs-polars turns a null inference length into 0 (no inference at all): a huge count means every row. */
+const FULL_SCAN = 2 ** 31 - 1;
+
+function readerOptions(plan: CsvPlan, inferSchemaLength: number) {
+  return {
+    sep: plan.sep,
+    ...(plan.quoteChar === undefined ? { quoteChar: "" } : { quoteChar: plan.quoteChar }),
+    ...(plan.eolChar ? { eolChar: plan.eolChar } : {}),
+    hasHeader: plan.header !== null,
+    skipRows: plan.skipRows + (plan.header ?? 0),
+    ...(plan.nRows !== undefined ? { nRows: plan.nRows } : {}),
+    ...(plan.commentPrefix ? { commentPrefix: plan.commentPrefix } : {}),
+    ...(plan.nullValues ? { nullValues: plan.nullValues } : {}),
+    ...(plan.nullValues?.length === 0 ? { missingIsNull: false } : {}),
+    decimalComma: plan.decimalComma,
+    tryParseDates: plan.parseDates === true,
+    inferSchemaLength,
+    raiseIfEmpty: false,
+  };
+}
+
+function polarsMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").trim();
+}
+
+export async function readCsv(file: string, options: Options, compression: string, scratch: string): Promise<pl.DataFrame> {
+  const plan = planCsv(options, compression);
+  // nodejs-polars reads a path only when it ends in .csv (any other string is taken as CSV text).
+  const source = path.join(scratch, "data.csv");
+  if (plan.encoding !== "utf-8") await transcodeToUtf8(file, source, plan.encoding);
+  else await symlink(path.resolve(file), source);
+  let frame: pl.DataFrame;
+  try {
+    frame = pl.readCSV(source, readerOptions(plan, INFER_ROWS));
+  } catch (first) {
+    // Types guessed from the first rows can be wrong further down: look at every row before giving up.
+    try {
+      frame = pl.readCSV(source, readerOptions(plan, FULL_SCAN));
+    } catch {
+      const message = polarsMessage(first);
+      const row = /(?:line|row)\s+(\d+)/i.exec(message)?.[1];
+      throw new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, {
+        details: { format: "csv", ...(row ? { row: Number(row) } : {}) },
+      });
+    }
+  }
+  return applyDtypeHints(applyCsvPostSteps(frame, plan), plan.dtypes);
+}

@@ -1,0 +1,124 @@
+// Turns one upload into Arrow tables: check the bytes against what was declared, decompress, read, write.
+import { mkdir, open, stat } from "node:fs/promises";
+import path from "node:path";
+import type pl from "nodejs-polars";
+import { AppError } from "../errors/app-error.ts";
+import { readArrow } from "./arrow-ipc.ts";
+import { readCsv } from "./csv.ts";
+import { type DecompressLimits, decompressFile } from "./decompress.ts";
+import { readExcel } from "./excel.ts";
+import type { Compression, FileType } from "./formats.ts";
+import { readJson } from "./json.ts";
+import { normalizeFrame } from "./normalize.ts";
+import type { Options } from "./option-readers.ts";
+import { readOrcFrame } from "./orc-frame.ts";
+import { readParquet } from "./parquet.ts";
+import { COMPRESSED, type Sniffed, sniff } from "./sniff.ts";
+import { type TableSchema, writeTable } from "./table-files.ts";
+
+export type ParseRequest = {
+  /** The raw upload as stored. */
+  rawPath: string;
+  fileType: FileType;
+  compression: Compression;
+  parserOptions: Options;
+  /** Display name of the single table of non-workbook formats. */
+  tableName: string;
+  /** Where table n is written as n.arrow. */
+  tablesDir: string;
+  /** A private folder for intermediate files. */
+  scratch: string;
+  limits: DecompressLimits;
+};
+
+const failed = (message: string, details: Record<string, unknown> = {}) => new AppError("PARSE_FAILED", message, { details });
+
+async function head(file: string): Promise<Sniffed> {
+  const handle = await open(file, "r");
+  try {
+    const bytes = Buffer.alloc(8);
+    const { bytesRead } = await handle.read(bytes, 0, 8, 0);
+    return sniff(bytes.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
+}
+
+const EXPECTED: Partial<Record<FileType, readonly Sniffed[]>> = {
+  parquet: ["parquet"],
+  arrow: ["arrow-file", "arrow-stream"],
+  orc: ["orc"],
+  xlsx: ["zip"],
+};
+const BINARY: readonly Sniffed[] = ["parquet", "arrow-file", "arrow-stream", "orc", "ole2", "zip"];
+
+/** The declared compression must match the bytes, and so must the declared format. */
+function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "decompressed"): void {
+  const { fileType, compression } = request;
+  if (stage === "raw") {
+    const isXlsxZip = fileType === "xlsx" && kind === "zip";
+    if (compression === "" && COMPRESSED.includes(kind) && !isXlsxZip) {
+      throw failed(`the data is ${kind}-compressed but file_compression is ''; set file_compression to "${kind}"`, { sniffed: kind });
+    }
+    if (compression !== "" && kind !== compression) {
+      throw failed(`file_compression is "${compression}" but the data is not ${compression} (it looks like ${kind})`, { sniffed: kind });
+    }
+    if (compression !== "") return;
+  }
+  const expected = EXPECTED[fileType];
+  if (expected && !expected.includes(kind)) {
+    throw failed(`the data is not ${fileType} (it looks like ${kind === "unknown" ? "something else" : kind})`, {
+      format: fileType,
+      sniffed: kind,
+      byteOffset: 0,
+    });
+  }
+  if ((fileType === "csv" || fileType === "json") && BINARY.includes(kind)) {
+    throw failed(`the data looks like ${kind}, not ${fileType} text; create the file with the right file_type`, {
+      format: fileType,
+      sniffed: kind,
+    });
+  }
+}
+
+async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<{ name: string; frame: pl.DataFrame }[]> {
+  const { fileType, parserOptions: options, tableName } = request;
+  const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
+  switch (fileType) {
+    case "csv":
+      return one(await readCsv(file, options, request.compression, request.scratch));
+    case "json":
+      return one(await readJson(file, options));
+    case "parquet":
+      return one(await readParquet(file, options));
+    case "arrow":
+      return one(await readArrow(file, options, kind));
+    case "orc":
+      return one(await readOrcFrame(file, options));
+    case "xls":
+    case "xlsx":
+      return readExcel(file, options, fileType);
+  }
+}
+
+/** Parses the upload and writes its tables; returns their schemas. Throws AppError on any failure. */
+export async function parseUpload(request: ParseRequest): Promise<TableSchema[]> {
+  if ((await stat(request.rawPath)).size === 0) throw failed("the upload is empty (0 bytes)", { byteOffset: 0 });
+  let file = request.rawPath;
+  let kind = await head(file);
+  checkDeclared(kind, request, "raw");
+  if (request.compression !== "") {
+    file = path.join(request.scratch, "decompressed");
+    await decompressFile(request.rawPath, file, request.compression, request.limits);
+    if ((await stat(file)).size === 0) throw failed(`the ${request.compression} data decompresses to nothing`);
+    kind = await head(file);
+    checkDeclared(kind, request, "decompressed");
+  }
+  const frames = await readFrames(file, kind, request);
+  await mkdir(request.tablesDir, { recursive: true });
+  const schemas: TableSchema[] = [];
+  for (const [index, { name, frame }] of frames.entries()) {
+    schemas.push(await writeTable(normalizeFrame(frame), path.join(request.tablesDir, `${index}.arrow`), name));
+  }
+  return schemas;
+}

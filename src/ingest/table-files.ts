@@ -1,0 +1,50 @@
+// Writes parsed tables as canonical Arrow IPC files and reads back their schemas.
+import { open, readFile, stat } from "node:fs/promises";
+import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
+import type { DataFrame } from "nodejs-polars";
+import { AppError } from "../errors/app-error.ts";
+import { pandasDtype } from "./dtype-names.ts";
+
+export type TableSchema = { name: string; num_cols: number; num_rows: number; dtypes: Record<string, string> };
+
+const HEAD_BYTES = 4 << 20;
+
+/** The schema message at the start of an IPC file, without reading its batches. */
+async function readSchema(path: string): Promise<Schema> {
+  const size = (await stat(path)).size;
+  const handle = await open(path, "r");
+  try {
+    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
+    await handle.read(head, 0, head.length, 0);
+    try {
+      // Skip the 8-byte "ARROW1\0\0" file magic: what follows starts like a stream, schema first.
+      const reader = RecordBatchStreamReader.from(head.subarray(8));
+      reader.open();
+      return reader.schema;
+    } catch {
+      // A schema larger than the head (thousands of columns): read the file whole.
+      return tableFromIPC(await readFile(path)).schema;
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+export async function writeTable(frame: DataFrame, path: string, name: string): Promise<TableSchema> {
+  try {
+    frame.writeIPC(path, { compression: "uncompressed" });
+  } catch (error) {
+    // A categorical column read in several chunks carries several dictionaries; the IPC file format allows one.
+    if (!/dictionary/i.test((error as Error).message)) {
+      throw new AppError("PARSE_FAILED", `table "${name}" could not be stored: ${(error as Error).message.split("\n")[0]}`);
+    }
+    frame.rechunk().writeIPC(path, { compression: "uncompressed" });
+  }
+  const schema = await readSchema(path);
+  return {
+    name,
+    num_cols: schema.fields.length,
+    num_rows: frame.height,
+    dtypes: Object.fromEntries(schema.fields.map((field) => [field.name, pandasDtype(field.type)])),
+  };
+}
