@@ -39,7 +39,15 @@ function fromRecords(records: unknown[]): pl.DataFrame {
   if (records.every((r) => Array.isArray(r))) return fromValues(records as unknown[][]);
   const bad = records.findIndex((r) => r === null || typeof r !== "object" || Array.isArray(r));
   if (bad >= 0) throw failed(`record ${bad} is not a JSON object`, { row: bad });
-  return pl.readRecords(records as Record<string, unknown>[], { inferSchemaLength: records.length });
+  const names = [...new Set((records as Record<string, unknown>[]).flatMap((r) => Object.keys(r)))];
+  return pl.DataFrame(
+    names.map((name) =>
+      seriesOf(
+        name,
+        (records as Record<string, unknown>[]).map((r) => r[name]),
+      ),
+    ),
+  );
 }
 
 function fromValues(rows: unknown[][]): pl.DataFrame {

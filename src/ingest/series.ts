@@ -26,7 +26,12 @@ export function seriesOf(name: string, values: readonly unknown[]): pl.Series {
   if (kinds.size === 0) return pl.Series(name, filled, pl.Utf8);
   if (kinds.size === 1) {
     const [kind] = kinds;
-    if (kind === "number" || kind === "string" || kind === "boolean") return pl.Series(name, filled);
+    if (kind === "number") {
+      // Whole numbers are integers to pandas (int64), not floats.
+      const integral = present.every((v) => Number.isSafeInteger(v));
+      return integral ? pl.Series(name, filled, pl.Int64) : pl.Series(name, filled, pl.Float64);
+    }
+    if (kind === "string" || kind === "boolean") return pl.Series(name, filled);
     if (kind === "date") return pl.Series(name, filled, pl.Datetime("ms"));
     if (kind === "bigint") {
       const fits = present.every((v) => (v as bigint) >= -(2n ** 63n) && (v as bigint) < 2n ** 63n);
