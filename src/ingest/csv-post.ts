@@ -58,6 +58,35 @@ function thousands(frame: pl.DataFrame, separator: string, decimalComma: boolean
   return out;
 }
 
+/** Types text columns as polars would have: integers, then floats, then booleans; anything else stays text. */
+function inferText(frame: pl.DataFrame): pl.DataFrame {
+  let out = frame;
+  for (const column of frame.columns.filter((c) => isString(frame, c))) {
+    for (const type of [pl.Int64, pl.Float64]) {
+      try {
+        out = out.withColumns(pl.col(column).cast(type, true).alias(column));
+        break;
+      } catch {
+        // not all values are of this type
+      }
+    }
+    if (isString(out, column)) {
+      const values = new Set(
+        out
+          .getColumn(column)
+          .dropNulls()
+          .unique()
+          .toArray()
+          .map((v) => String(v).toLowerCase()),
+      );
+      if (values.size > 0 && [...values].every((v) => v === "true" || v === "false")) {
+        out = out.withColumns(pl.col(column).str.toLowerCase().eq(pl.lit("true")).alias(column));
+      }
+    }
+  }
+  return out;
+}
+
 function booleans(frame: pl.DataFrame, trueValues: string[], falseValues: string[]): pl.DataFrame {
   const truthy = new Set([...TRUE_DEFAULTS, ...trueValues]);
   const falsy = new Set([...FALSE_DEFAULTS, ...falseValues]);
@@ -110,7 +139,7 @@ export function applyCsvPostSteps(input: pl.DataFrame, plan: CsvPlan): pl.DataFr
       );
     }
   }
-  if (plan.thousands) frame = thousands(frame, plan.thousands, plan.decimalComma);
+  if (plan.thousands) frame = inferText(thousands(frame, plan.thousands, plan.decimalComma));
   // polars already reads true/false; only extra markers need a pass over the strings.
   if (plan.trueValues.length > 0 || plan.falseValues.length > 0) frame = booleans(frame, plan.trueValues, plan.falseValues);
   if (Array.isArray(plan.parseDates)) frame = parseDates(frame, plan.parseDates);

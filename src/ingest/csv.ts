@@ -43,8 +43,10 @@ export async function readCsv(file: string, options: Options, compression: strin
   if (plan.encoding !== "utf-8") await transcodeToUtf8(file, source, plan.encoding);
   else await symlink(path.resolve(file), source);
   let frame: pl.DataFrame;
+  // With a thousands separator "1.234" would be read as a float: read text, and type it after the separators go.
+  const infer = plan.thousands ? 0 : INFER_ROWS;
   try {
-    frame = pl.readCSV(source, readerOptions(plan, INFER_ROWS));
+    frame = pl.readCSV(source, readerOptions(plan, infer));
   } catch (first) {
     // Types guessed from the first rows can be wrong further down: look at every row before giving up.
     try {
