@@ -87,8 +87,11 @@ export type CsvPlan = {
   nRows: number | undefined;
   skipFooter: number;
   commentPrefix: string | undefined;
+  /** Markers polars itself turns into nulls (undefined: its default, the empty field). */
   nullValues: string[] | undefined;
   perColumnNull: Record<string, string[]> | undefined;
+  /** Apply pandas' default markers ("NA", "null", "NaN"...) to text columns after reading. */
+  pandasMissing: boolean;
   decimalComma: boolean;
   thousands: string | undefined;
   trueValues: string[];
@@ -112,12 +115,13 @@ function headerOf(options: Options): number | null {
   throw refuse("header", 'must be "infer", a row number, or null for no header row');
 }
 
-function naOf(options: Options): Pick<CsvPlan, "nullValues" | "perColumnNull"> {
+function naOf(options: Options): Pick<CsvPlan, "nullValues" | "perColumnNull" | "pandasMissing"> {
   const filter = bool(options, "na_filter") ?? true;
   const keepDefault = bool(options, "keep_default_na") ?? true;
-  if (!filter) return { nullValues: [], perColumnNull: undefined };
+  if (!filter) return { nullValues: [], perColumnNull: undefined, pandasMissing: false };
   const raw = options.na_values;
-  const defaults = keepDefault ? PANDAS_NA_VALUES : [];
+  // pandas' own markers are applied to text columns after the read: handing polars the whole list
+  // makes it compare every field with each of them, which costs more than the read itself.
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     const perColumnNull = Object.fromEntries(
       Object.entries(raw as Record<string, unknown>).map(([column, values]) => [
@@ -125,11 +129,12 @@ function naOf(options: Options): Pick<CsvPlan, "nullValues" | "perColumnNull"> {
         (Array.isArray(values) ? values : [values]).map(String),
       ]),
     );
-    return { nullValues: defaults, perColumnNull };
+    return { nullValues: keepDefault ? undefined : [], perColumnNull, pandasMissing: keepDefault };
   }
   const extra = strings(options, "na_values") ?? [];
-  // With keep_default_na=false and no na_values pandas marks nothing missing; polars needs "no markers" said explicitly.
-  return { nullValues: [...defaults, ...extra], perColumnNull: undefined };
+  if (keepDefault) return { nullValues: extra.length > 0 ? ["", ...extra] : undefined, perColumnNull: undefined, pandasMissing: true };
+  // With keep_default_na=false only the given markers mean missing, not even the empty field.
+  return { nullValues: extra, perColumnNull: undefined, pandasMissing: false };
 }
 
 /** Checks every option and plans the read; an option that cannot be honoured is refused by name. */

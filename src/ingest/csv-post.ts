@@ -1,7 +1,7 @@
 // The read_csv options polars has no switch for, applied to the frame after reading.
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import type { CsvPlan } from "./csv-options.ts";
+import { type CsvPlan, PANDAS_NA_VALUES } from "./csv-options.ts";
 import { variantOf } from "./normalize.ts";
 
 const TRUE_DEFAULTS = ["True", "TRUE", "true"];
@@ -59,9 +59,9 @@ function thousands(frame: pl.DataFrame, separator: string, decimalComma: boolean
 }
 
 /** Types text columns as polars would have: integers, then floats, then booleans; anything else stays text. */
-function inferText(frame: pl.DataFrame): pl.DataFrame {
+function inferText(frame: pl.DataFrame, columns: string[] = frame.columns.filter((c) => isString(frame, c))): pl.DataFrame {
   let out = frame;
-  for (const column of frame.columns.filter((c) => isString(frame, c))) {
+  for (const column of columns) {
     for (const type of [pl.Int64, pl.Float64]) {
       try {
         out = out.withColumns(pl.col(column).cast(type, true).alias(column));
@@ -85,6 +85,20 @@ function inferText(frame: pl.DataFrame): pl.DataFrame {
     }
   }
   return out;
+}
+
+/** pandas' default missing markers in text columns become nulls, and the column is typed again (NA in numbers). */
+function pandasMissing(frame: pl.DataFrame): pl.DataFrame {
+  const markers = PANDAS_NA_VALUES.filter((m) => m !== "");
+  let out = frame;
+  const touched: string[] = [];
+  for (const column of frame.columns.filter((c) => isString(frame, c))) {
+    const marked = frame.getColumn(column).isIn(markers);
+    if (!marked.any()) continue;
+    out = out.withColumns(pl.when(pl.col(column).isIn(markers)).then(pl.lit(null)).otherwise(pl.col(column)).alias(column));
+    touched.push(column);
+  }
+  return touched.length > 0 ? inferText(out, touched) : out;
 }
 
 function booleans(frame: pl.DataFrame, trueValues: string[], falseValues: string[]): pl.DataFrame {
@@ -139,6 +153,7 @@ export function applyCsvPostSteps(input: pl.DataFrame, plan: CsvPlan): pl.DataFr
       );
     }
   }
+  if (plan.pandasMissing) frame = pandasMissing(frame);
   if (plan.thousands) frame = inferText(thousands(frame, plan.thousands, plan.decimalComma));
   // polars already reads true/false; only extra markers need a pass over the strings.
   if (plan.trueValues.length > 0 || plan.falseValues.length > 0) frame = booleans(frame, plan.trueValues, plan.falseValues);

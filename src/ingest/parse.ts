@@ -4,6 +4,7 @@ import path from "node:path";
 import type pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { readArrow } from "./arrow-ipc.ts";
+import { linkCanonicalArrow } from "./arrow-link.ts";
 import { readCsv } from "./csv.ts";
 import { type DecompressLimits, decompressFile } from "./decompress.ts";
 import { readExcel } from "./excel.ts";
@@ -114,8 +115,17 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
     kind = await head(file);
     checkDeclared(kind, request, "decompressed");
   }
-  const frames = await readFrames(file, kind, request);
   await mkdir(request.tablesDir, { recursive: true });
+  if (
+    request.fileType === "arrow" &&
+    kind === "arrow-file" &&
+    file === request.rawPath &&
+    Object.keys(request.parserOptions).length === 0
+  ) {
+    const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName);
+    if (linked) return [linked];
+  }
+  const frames = await readFrames(file, kind, request);
   const schemas: TableSchema[] = [];
   for (const [index, { name, frame }] of frames.entries()) {
     schemas.push(await writeTable(normalizeFrame(frame), path.join(request.tablesDir, `${index}.arrow`), name));

@@ -1,14 +1,14 @@
 // The blob store: files under DATA_DIR/blobs, written atomically (temp file, then rename).
 import { randomBytes } from "node:crypto";
-import { createWriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
-import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AppError } from "../errors/app-error.ts";
 
 export type BlobStore = ReturnType<typeof createBlobStore>;
+
+const WRITE_BATCH = 4 << 20;
 
 export function createBlobStore(root: string) {
   const base = path.resolve(root);
@@ -51,22 +51,31 @@ export function createBlobStore(root: string) {
     const target = pathOf(...parts);
     await mkdir(path.dirname(target), { recursive: true });
     const temp = tempNameFor(target);
+    const handle = await open(temp, "w");
     let bytes = 0;
-    const counter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > maxBytes) {
-          done(new AppError("PAYLOAD_TOO_LARGE", `upload exceeds the limit of ${maxBytes} bytes`, { details: { limit: maxBytes } }));
-          return;
-        }
-        done(null, chunk);
-      },
-    });
-    const source = body instanceof Readable ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+    // Chunks are gathered into writes of about 4 MiB: far fewer system calls than one per network chunk.
+    const pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      await handle.writev(pending.splice(0));
+      pendingBytes = 0;
+    };
     try {
-      await pipeline(source, counter, createWriteStream(temp));
+      const source = body instanceof Readable ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+      for await (const chunk of source as AsyncIterable<Uint8Array>) {
+        bytes += chunk.byteLength;
+        if (bytes > maxBytes)
+          throw new AppError("PAYLOAD_TOO_LARGE", `upload exceeds the limit of ${maxBytes} bytes`, { details: { limit: maxBytes } });
+        pending.push(chunk);
+        pendingBytes += chunk.byteLength;
+        if (pendingBytes >= WRITE_BATCH) await flush();
+      }
+      await flush();
+      await handle.close();
       await rename(temp, target);
     } catch (error) {
+      await handle.close().catch(() => {});
       await rm(temp, { force: true });
       throw error;
     }

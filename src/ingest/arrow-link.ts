@@ -1,0 +1,49 @@
+// The fast path for Arrow IPC files that already are canonical tables: check them, then link, not rewrite.
+import { link, readFile, rm } from "node:fs/promises";
+import { type Field, RecordBatchFileReader, Type } from "apache-arrow";
+import { pandasDtype } from "./dtype-names.ts";
+import type { TableSchema } from "./table-files.ts";
+
+/** Types apache-arrow in the browser reads as they are; view types and 128-bit values go through polars instead. */
+const PLAIN: ReadonlySet<number> = new Set([
+  Type.Null,
+  Type.Bool,
+  Type.Int,
+  Type.Float,
+  Type.Utf8,
+  Type.LargeUtf8,
+  Type.Binary,
+  Type.LargeBinary,
+  Type.Date,
+  Type.Timestamp,
+  Type.Time,
+  Type.Dictionary,
+]);
+
+/**
+ * An uncompressed Arrow IPC file whose record batches all decode (apache-arrow refuses compressed
+ * buffers without a codec) and whose columns are plain types is stored as is: `target` becomes a
+ * hard link to the upload. Returns undefined when the file needs the general path.
+ */
+export async function linkCanonicalArrow(file: string, target: string, name: string): Promise<TableSchema | undefined> {
+  let rows = 0;
+  let fields: Field[];
+  try {
+    const reader = RecordBatchFileReader.from(await readFile(file));
+    reader.open();
+    fields = reader.schema.fields;
+    // Decoding every batch checks its metadata and buffers fit the file; compressed ones throw here.
+    for (let i = 0; i < reader.numRecordBatches; i += 1) rows += reader.readRecordBatch(i)?.numRows ?? 0;
+  } catch {
+    return undefined;
+  }
+  if (fields.some((f) => !PLAIN.has(f.type.typeId)) || new Set(fields.map((f) => f.name)).size !== fields.length) return undefined;
+  await rm(target, { force: true });
+  await link(file, target);
+  return {
+    name,
+    num_cols: fields.length,
+    num_rows: rows,
+    dtypes: Object.fromEntries(fields.map((f) => [f.name, pandasDtype(f.type)])),
+  };
+}
