@@ -12,7 +12,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
-    Upload: { Input: { stream(): ReadableStream<Uint8Array> }; Output: never };
+    Upload: { Input: { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> }; Output: never };
   };
 }>({
   plugins: [PrismaPlugin],

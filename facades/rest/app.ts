@@ -10,8 +10,8 @@ import { validateBody } from "./validate.ts";
 export type RestEnv = {
   Bindings: {
     clientAddress: string;
-    /** The body of a GET request, which fetch's Request drops (pygraphistry sends one). */
-    rawGetBody?: () => Promise<Uint8Array | undefined>;
+    /** The body straight from the socket, when the runtime offers it (see ServerEnv.requestBody). */
+    requestBody?: () => AsyncIterable<Uint8Array>;
   };
 };
 
@@ -41,13 +41,17 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
       const input: RouteInput = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: {}, url };
       if (route.rawBody) {
         const request = c.req.raw;
-        input.upload = { stream: () => request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }) };
+        const direct = c.env.requestBody;
+        input.upload = {
+          stream: () => request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
+          ...(direct ? { chunks: direct } : {}),
+        };
       }
       if (route.body) {
         input.body = await readObjectBody(
           c.req.raw,
           { maxBytes: options.maxJsonBodyBytes, required: route.body.required },
-          c.env.rawGetBody,
+          c.env.requestBody,
         );
         validateBody(route.body.schema, input.body);
       }

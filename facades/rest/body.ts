@@ -3,21 +3,18 @@ import { RestError } from "./errors.ts";
 
 export type BodyOptions = { maxBytes: number; required: boolean };
 
-async function readLimited(request: Request, maxBytes: number, fallback?: () => Promise<Uint8Array | undefined>): Promise<Uint8Array> {
+async function readLimited(request: Request, maxBytes: number, direct?: () => AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw new RestError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
-  if (!request.body) return (await fallback?.()) ?? new Uint8Array();
-  const reader = request.body.getReader();
+  const tooLarge = () => new RestError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
+  if (declared > maxBytes) throw tooLarge();
+  const hasBody = declared > 0 || request.headers.has("transfer-encoding");
+  const source = request.body ?? (direct && hasBody ? direct() : undefined);
+  if (!source) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
+  for await (const value of source as AsyncIterable<Uint8Array>) {
     total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel();
-      throw new RestError("PAYLOAD_TOO_LARGE", `request body exceeds ${maxBytes} bytes`, { limit: maxBytes });
-    }
+    if (total > maxBytes) throw tooLarge();
     chunks.push(value);
   }
   const out = new Uint8Array(total);
@@ -30,16 +27,16 @@ async function readLimited(request: Request, maxBytes: number, fallback?: () => 
 }
 
 /**
- * The body as an object. An empty body is `{}` unless required. `rawGetBody` supplies the body of a
+ * The body as an object. An empty body is `{}` unless required. `direct` supplies the body of a
  * GET request, which fetch's Request cannot carry but pygraphistry sends.
  */
 export async function readObjectBody(
   request: Request,
   options: BodyOptions,
-  rawGetBody?: () => Promise<Uint8Array | undefined>,
+  direct?: () => AsyncIterable<Uint8Array>,
 ): Promise<Record<string, unknown>> {
   const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  const bytes = await readLimited(request, options.maxBytes, request.method === "GET" ? rawGetBody : undefined);
+  const bytes = await readLimited(request, options.maxBytes, request.method === "GET" ? direct : undefined);
   if (bytes.byteLength === 0) {
     if (options.required) throw new RestError("INVALID_INPUT", "request body is empty; send a JSON object");
     return {};

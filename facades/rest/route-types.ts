@@ -8,7 +8,7 @@ export type RouteInput = {
   /** The request's absolute URL as the client sees it (PUBLIC_URL when set), for list envelope links. */
   url: URL;
   /** For routes with `rawBody`: the request body, handed to the operation as an Upload. */
-  upload?: { stream(): ReadableStream<Uint8Array> };
+  upload?: { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 };
 
 export type Shaped = { status?: number; body?: unknown; headers?: Record<string, string> };

@@ -25,8 +25,8 @@ export type CreateFileInput = {
 
 export type UpdateFileInput = Partial<Pick<CreateFileInput, "fileType" | "fileCompression" | "parserOptions" | "name" | "description">>;
 
-/** An upload body: a Blob or File, or anything else that can stream its bytes once. */
-export type UploadBody = { stream(): ReadableStream<Uint8Array> };
+/** An upload body: a Blob or File, or anything else that can stream its bytes once (`chunks` is faster where offered). */
+export type UploadBody = { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 
 export type FileServiceOptions = { db: Db; blobs: BlobStore; maxUploadBytes: number; decompress: DecompressLimits };
 

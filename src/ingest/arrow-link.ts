@@ -1,6 +1,6 @@
 // The fast path for Arrow IPC files that already are canonical tables: check them, then link, not rewrite.
 import { link, readFile, rm } from "node:fs/promises";
-import { type Field, RecordBatchFileReader, Type } from "apache-arrow";
+import { type Field, type RecordBatch, RecordBatchFileReader, Type } from "apache-arrow";
 import { pandasDtype } from "./dtype-names.ts";
 import type { TableSchema } from "./table-files.ts";
 
@@ -33,7 +33,7 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
     reader.open();
     fields = reader.schema.fields;
     // Decoding every batch checks its metadata and buffers fit the file; compressed ones throw here.
-    for (let i = 0; i < reader.numRecordBatches; i += 1) rows += reader.readRecordBatch(i)?.numRows ?? 0;
+    for (let i = 0; i < reader.numRecordBatches; i += 1) rows += (reader.readRecordBatch(i) as RecordBatch | null)?.numRows ?? 0;
   } catch {
     return undefined;
   }

@@ -15,7 +15,12 @@ import { createStaticHandler } from "./static.ts";
 export type ServerEnv = {
   /** The peer address as the socket reports it. */
   clientAddress: string;
-  rawGetBody?: () => Promise<Uint8Array | undefined>;
+  /**
+   * The request body straight from the server's socket, where the runtime offers it: it carries the
+   * body of a GET (which fetch's Request drops; pygraphistry sends one) and streams uploads without
+   * the cost of web-stream conversion.
+   */
+  requestBody?: () => AsyncIterable<Uint8Array>;
 };
 
 export type Gateway = Awaited<ReturnType<typeof createGateway>>;
@@ -70,7 +75,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
-    return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, rawGetBody: env.rawGetBody });
+    return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, requestBody: env.requestBody });
   }
 
   return { fetch, execute, yoga, services, logger, close: () => services.close() };

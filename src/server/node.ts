@@ -8,24 +8,6 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { createGateway } from "./gateway.ts";
 import { graphqlWsOptions } from "./graphql-ws.ts";
 
-function readIncoming(incoming: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
-  const declared = incoming.headers["content-length"];
-  if (!declared && !incoming.headers["transfer-encoding"]) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    incoming.on("data", (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limit) {
-        incoming.destroy();
-        resolve(new Uint8Array(limit + 1));
-      } else chunks.push(chunk);
-    });
-    incoming.on("end", () => resolve(Buffer.concat(chunks)));
-    incoming.on("error", reject);
-  });
-}
-
 function peer(socket: Socket | undefined): string {
   return socket?.remoteAddress ?? "unknown";
 }
@@ -37,7 +19,7 @@ export async function startNodeServer(config: Config = loadConfig()) {
     const { incoming } = env as HttpBindings;
     return gateway.fetch(request, {
       clientAddress: peer(incoming.socket),
-      rawGetBody: () => readIncoming(incoming, config.maxJsonBodyBytes),
+      requestBody: () => incoming,
     });
   });
   const server = createServer(listener);

@@ -9,10 +9,10 @@ import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
-import { createFileService } from "../files/files-service.ts";
-import { createBlobStore } from "../store/blobs.ts";
 import type { Config } from "../config/config.ts";
+import { createFileService } from "../files/files-service.ts";
 import { createHealthService } from "../health/health-service.ts";
+import { createBlobStore } from "../store/blobs.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDb } from "../store/prisma.ts";
 import { createGatewayPubSub } from "../store/pubsub.ts";
@@ -49,7 +49,11 @@ export async function createServices(config: Config, logger: Logger) {
     blobs,
     maxUploadBytes: config.maxUploadBytes,
     // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
-    decompress: { maxBytes: config.maxDecompressedBytes, maxRatio: config.maxCompressionRatio, floorBytes: Math.min(256 * 1024 ** 2, config.maxDecompressedBytes) },
+    decompress: {
+      maxBytes: config.maxDecompressedBytes,
+      maxRatio: config.maxCompressionRatio,
+      floorBytes: Math.min(256 * 1024 ** 2, config.maxDecompressedBytes),
+    },
   });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });

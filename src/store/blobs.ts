@@ -62,7 +62,7 @@ export function createBlobStore(root: string) {
       pendingBytes = 0;
     };
     try {
-      const source = body instanceof Readable ? body : Readable.fromWeb(body as WebReadableStream<Uint8Array>);
+      const source = body instanceof ReadableStream ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : body;
       for await (const chunk of source as AsyncIterable<Uint8Array>) {
         bytes += chunk.byteLength;
         if (bytes > maxBytes)
