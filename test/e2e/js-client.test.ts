@@ -1,5 +1,6 @@
 // The real @graphistry/js-upload-api client logs in against the running service, unchanged.
-import { Client, ClientPKey } from "@graphistry/js-upload-api";
+import { Client, ClientPKey, EdgeFile, NodeFile } from "@graphistry/js-upload-api";
+import { tableFromArrays, tableToIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
@@ -73,5 +74,23 @@ describe("@graphistry/js-upload-api against the service", () => {
     const client = new Client(ADMIN.username, "wrong-password", "", "http", host, undefined, fetch);
     await expect((client as unknown as Authed).getAuthToken()).rejects.toThrow();
     expect(client.authTokenValid()).toBe(false);
+  });
+
+  it("EdgeFile and NodeFile upload JSON columns and Arrow bytes that parse", async () => {
+    const client = new Client("jsuser", "js-password", "", "http", host, undefined, fetch);
+    await (client as unknown as Authed).getAuthToken();
+    const edges = new EdgeFile({ s: ["a", "b", "c"], d: ["b", "c", "a"], w: [1, 2, 3] }, "json", "edges", { parser_options: { orient: "records" } });
+    await edges.upload(client);
+    expect(edges.fileID).toEqual(expect.any(String));
+    const ipc = tableToIPC(tableFromArrays({ n: ["a", "b", "c"], size: Float64Array.from([1, 2, 3]) }), "file");
+    const nodes = new NodeFile(ipc, "arrow", "nodes");
+    await nodes.upload(client);
+    const token = await (client as unknown as Authed).getAuthToken();
+    const check = async (id: string) => {
+      const response = await fetch(`${server.url}/api/v2/files/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      return (await response.json()) as { is_valid: boolean; tables_schemas: { num_rows: number; dtypes: Record<string, string> }[] };
+    };
+    expect(await check(edges.fileID ?? "")).toMatchObject({ is_valid: true, tables_schemas: [{ num_rows: 3, dtypes: { s: "object", d: "object", w: "int64" } }] });
+    expect(await check(nodes.fileID ?? "")).toMatchObject({ is_valid: true, tables_schemas: [{ num_rows: 3, dtypes: { n: "object", size: "float64" } }] });
   });
 });
