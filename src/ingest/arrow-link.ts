@@ -4,7 +4,7 @@ import { type Field, type RecordBatch, RecordBatchFileReader, Type } from "apach
 import { pandasDtype } from "./dtype-names.ts";
 import type { TableSchema } from "./table-files.ts";
 
-/** Types apache-arrow in the browser reads as they are; view types and 128-bit values go through polars instead. */
+/** Types every reader of our tables (polars, apache-arrow 21 in the browser) takes as they are; others go through polars. */
 const PLAIN: ReadonlySet<number> = new Set([
   Type.Null,
   Type.Bool,
@@ -14,6 +14,8 @@ const PLAIN: ReadonlySet<number> = new Set([
   Type.LargeUtf8,
   Type.Binary,
   Type.LargeBinary,
+  Type.Utf8View,
+  Type.BinaryView,
   Type.Date,
   Type.Timestamp,
   Type.Time,
