@@ -1,14 +1,17 @@
 // bench/ingest: uploads edge tables over HTTP until the file is valid, against nodejs-polars reading the same bytes.
 // Run: node bench/ingest.ts [rows...]   (default 1000000 5000000). Prints one table of times, ratios and peak memory.
-import { createReadStream, readFileSync, writeFileSync } from "node:fs";
+import { createReadStream, readFileSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm, stat } from "node:fs/promises";
+import { request } from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { Readable } from "node:stream";
 import pl from "nodejs-polars";
 import { startServer } from "../test/helpers/server-process.ts";
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const ROWS = sizes.length > 0 ? sizes : [1_000_000, 5_000_000];
 const FORMATS = ["csv", "parquet", "arrow"] as const;
 type Format = (typeof FORMATS)[number];
@@ -30,7 +33,12 @@ function edgeTable(rows: number): pl.DataFrame {
     weight[i] = next() / 2147483648;
     label[i] = `edge-${next() % 100000}`;
   }
-  return pl.DataFrame([pl.Series("src", src, pl.Int64), pl.Series("dst", dst, pl.Int64), pl.Series("weight", weight, pl.Float64), pl.Series("label", label)]);
+  return pl.DataFrame([
+    pl.Series("src", src, pl.Int64),
+    pl.Series("dst", dst, pl.Int64),
+    pl.Series("weight", weight, pl.Float64),
+    pl.Series("label", label),
+  ]);
 }
 
 function write(frame: pl.DataFrame, dir: string, format: Format): string {
@@ -46,11 +54,29 @@ function floor(file: string, format: Format): number {
   let best = Number.POSITIVE_INFINITY;
   for (let i = 0; i < 3; i += 1) {
     const start = performance.now();
-    const frame = format === "csv" ? pl.readCSV(file) : format === "parquet" ? pl.scanParquet(file).collectSync() : pl.readIPC(readFileSync(file));
+    const frame =
+      format === "csv" ? pl.readCSV(file) : format === "parquet" ? pl.scanParquet(file).collectSync() : pl.readIPC(readFileSync(file));
     if (frame.height === 0) throw new Error("empty read");
     best = Math.min(best, performance.now() - start);
   }
   return best;
+}
+
+/** POSTs a file with node:http, streaming it from disk, as a lean client (like Python's requests) would. */
+function uploadFile(url: string, file: string, headers: Record<string, string>): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: "POST", headers: { ...headers, "content-length": String(statSync(file).size) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString();
+        if (res.statusCode !== 200) reject(new Error(`upload: ${res.statusCode} ${text}`));
+        else resolve(JSON.parse(text) as Record<string, unknown>);
+      });
+    });
+    req.on("error", reject);
+    createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+  });
 }
 
 function peakRss(pid: number): number {
@@ -65,14 +91,23 @@ function resetPeak(pid: number): void {
 
 async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), "bench-ingest-"));
-  const server = await startServer({ DATA_DIR: path.join(work, "data"), ADMIN_USERNAME: "bench", ADMIN_PASSWORD: "bench-password", LOG_LEVEL: "info" });
+  const server = await startServer({
+    DATA_DIR: path.join(work, "data"),
+    ADMIN_USERNAME: "bench",
+    ADMIN_PASSWORD: "bench-password",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+  });
   const pid = server.child.pid ?? 0;
   const post = async (url: string, init: RequestInit) => {
     const response = await fetch(`${server.url}${url}`, init);
     if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
     return response.json() as Promise<Record<string, unknown>>;
   };
-  const { token } = (await post("/api-token-auth/", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "bench", password: "bench-password" }) })) as {
+  const { token } = (await post("/api-token-auth/", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "bench", password: "bench-password" }),
+  })) as {
     token: string;
   };
   const auth = { authorization: `Bearer ${token}` };
@@ -85,11 +120,14 @@ async function main(): Promise<void> {
         const file = write(frame, work, format);
         const bytes = (await stat(file)).size;
         const floorMs = floor(file, format);
-        const created = await post("/api/v2/files/", { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify({ file_type: format }) });
+        const created = await post("/api/v2/files/", {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify({ file_type: format }),
+        });
         resetPeak(pid);
         const start = performance.now();
-        const body = Readable.toWeb(createReadStream(file)) as unknown as ReadableStream<Uint8Array>;
-        const record = await post(`/api/v2/upload/files/${created.file_id}?erase=true`, { method: "POST", headers: auth, body, duplex: "half" } as RequestInit);
+        const record = await uploadFile(`${server.url}/api/v2/upload/files/${created.file_id}?erase=true`, file, auth);
         const endToEnd = performance.now() - start;
         if (record.is_valid !== true) throw new Error(`${format} ${rows}: not valid: ${JSON.stringify(record.errors)}`);
         const peak = peakRss(pid);
@@ -109,6 +147,12 @@ async function main(): Promise<void> {
       }
     }
   } finally {
+    // With BENCH_LOG_LEVEL=debug the server's own stage timings are shown too.
+    for (const line of server.logs
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes('"msg":"upload"')))
+      console.log(line);
     await server.stop("SIGTERM");
     await rm(work, { recursive: true, force: true });
   }

@@ -28,7 +28,14 @@ export type UpdateFileInput = Partial<Pick<CreateFileInput, "fileType" | "fileCo
 /** An upload body: a Blob or File, or anything else that can stream its bytes once (`chunks` is faster where offered). */
 export type UploadBody = { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 
-export type FileServiceOptions = { db: Db; blobs: BlobStore; maxUploadBytes: number; decompress: DecompressLimits };
+export type FileServiceOptions = {
+  db: Db;
+  blobs: BlobStore;
+  maxUploadBytes: number;
+  decompress: DecompressLimits;
+  /** Told how long each stage of an upload took (logged at debug level). */
+  onTimings?: (timings: Record<string, number | string>) => void;
+};
 
 const invalid = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
 
@@ -145,6 +152,7 @@ export function createFileService(options: FileServiceOptions) {
   async function upload(viewer: Viewer, id: string, body: UploadBody, erase: boolean): Promise<FileRecord> {
     const file = await row(viewer, id);
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const started = performance.now();
     // Streamed to disk; a failure or an oversize body leaves the previous state untouched.
     const { bytes } = await blobs
       .writeStream(["files", id, version, "raw"], body.stream(), options.maxUploadBytes)
@@ -152,7 +160,15 @@ export function createFileService(options: FileServiceOptions) {
         await blobs.remove(["files", id, version]);
         throw error;
       });
-    return parseVersion(file, version, bytes, erase);
+    const received = performance.now();
+    const result = await parseVersion(file, version, bytes, erase);
+    options.onTimings?.({
+      file_id: id,
+      bytes,
+      receiveMs: Math.round(received - started),
+      parseMs: Math.round(performance.now() - received),
+    });
+    return result;
   }
 
   async function update(viewer: Viewer, id: string, input: UpdateFileInput): Promise<FileRecord> {

@@ -1,6 +1,6 @@
 // The fast path for Arrow IPC files that already are canonical tables: check them, then link, not rewrite.
-import { link, readFile, rm } from "node:fs/promises";
-import { type Field, type RecordBatch, RecordBatchFileReader, Type } from "apache-arrow";
+import { link, open, rm } from "node:fs/promises";
+import { type AsyncRecordBatchFileReader, type Field, RecordBatchReader, Type } from "apache-arrow";
 import { pandasDtype } from "./dtype-names.ts";
 import type { TableSchema } from "./table-files.ts";
 
@@ -30,14 +30,19 @@ const PLAIN: ReadonlySet<number> = new Set([
 export async function linkCanonicalArrow(file: string, target: string, name: string): Promise<TableSchema | undefined> {
   let rows = 0;
   let fields: Field[];
+  const handle = await open(file, "r");
   try {
-    const reader = RecordBatchFileReader.from(await readFile(file));
-    reader.open();
+    // Read batch by batch from the file handle: the upload is never held in memory whole.
+    const reader = (await RecordBatchReader.from(handle)) as unknown as AsyncRecordBatchFileReader;
+    await reader.open();
+    if (!reader.isFile()) return undefined;
     fields = reader.schema.fields;
     // Decoding every batch checks its metadata and buffers fit the file; compressed ones throw here.
-    for (let i = 0; i < reader.numRecordBatches; i += 1) rows += (reader.readRecordBatch(i) as RecordBatch | null)?.numRows ?? 0;
+    for (let i = 0; i < reader.numRecordBatches; i += 1) rows += (await reader.readRecordBatch(i))?.numRows ?? 0;
   } catch {
     return undefined;
+  } finally {
+    await handle.close();
   }
   if (fields.some((f) => !PLAIN.has(f.type.typeId)) || new Set(fields.map((f) => f.name)).size !== fields.length) return undefined;
   await rm(target, { force: true });

@@ -48,6 +48,7 @@ export async function createServices(config: Config, logger: Logger) {
     db,
     blobs,
     maxUploadBytes: config.maxUploadBytes,
+    onTimings: (timings) => logger.debug("upload", timings),
     // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
     decompress: {
       maxBytes: config.maxDecompressedBytes,

@@ -79,7 +79,9 @@ describe("@graphistry/js-upload-api against the service", () => {
   it("EdgeFile and NodeFile upload JSON columns and Arrow bytes that parse", async () => {
     const client = new Client("jsuser", "js-password", "", "http", host, undefined, fetch);
     await (client as unknown as Authed).getAuthToken();
-    const edges = new EdgeFile({ s: ["a", "b", "c"], d: ["b", "c", "a"], w: [1, 2, 3] }, "json", "edges", { parser_options: { orient: "records" } });
+    const edges = new EdgeFile({ s: ["a", "b", "c"], d: ["b", "c", "a"], w: [1, 2, 3] }, "json", "edges", {
+      parser_options: { orient: "records" },
+    });
     await edges.upload(client);
     expect(edges.fileID).toEqual(expect.any(String));
     // apache-arrow dictionary-encodes strings from tableFromArrays, so "n" arrives as a categorical.
@@ -91,7 +93,13 @@ describe("@graphistry/js-upload-api against the service", () => {
       const response = await fetch(`${server.url}/api/v2/files/${id}`, { headers: { authorization: `Bearer ${token}` } });
       return (await response.json()) as { is_valid: boolean; tables_schemas: { num_rows: number; dtypes: Record<string, string> }[] };
     };
-    expect(await check(edges.fileID ?? "")).toMatchObject({ is_valid: true, tables_schemas: [{ num_rows: 3, dtypes: { s: "object", d: "object", w: "int64" } }] });
-    expect(await check(nodes.fileID ?? "")).toMatchObject({ is_valid: true, tables_schemas: [{ num_rows: 3, dtypes: { n: "category", size: "float64" } }] });
+    expect(await check(edges.fileID ?? "")).toMatchObject({
+      is_valid: true,
+      tables_schemas: [{ num_rows: 3, dtypes: { s: "object", d: "object", w: "int64" } }],
+    });
+    expect(await check(nodes.fileID ?? "")).toMatchObject({
+      is_valid: true,
+      tables_schemas: [{ num_rows: 3, dtypes: { n: "category", size: "float64" } }],
+    });
   });
 });

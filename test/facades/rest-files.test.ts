@@ -1,4 +1,5 @@
 // File routes (spec 4.2, 3.2): records, failure semantics, re-parse, compression checks, limits and access.
+import { stat } from "node:fs/promises";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS } from "../helpers/databases.ts";
@@ -89,6 +90,17 @@ describe.each(PROVIDERS)("file routes on %s", (provider) => {
     });
     const second = await upload(alice, file.file_id, "a,b\n1,x\n2,y\n");
     expect(second.body.tables_schemas[0]).toMatchObject({ num_rows: 2, dtypes: { a: "int64", b: "object" } });
+  });
+
+  it("stores an uncompressed Arrow IPC file as its own table, without a copy", async () => {
+    const { body: file } = await create(alice, { file_type: "arrow" });
+    const { body } = await upload(alice, file.file_id, fixture("arrow/foods1.ipc"));
+    expect(body.tables_schemas[0]).toMatchObject({ num_rows: 27, dtypes: { category: "object", calories: "int64" } });
+    const row = await gw.gateway.services.db.file.findUnique({ where: { id: file.file_id } });
+    const { blobs } = gw.gateway.services;
+    const raw = await stat(blobs.pathOf("files", file.file_id, row?.dataVersion ?? "", "raw"));
+    const table = await stat(blobs.pathOf("files", file.file_id, row?.dataVersion ?? "", "tables", "0.arrow"));
+    expect(table.ino).toBe(raw.ino);
   });
 
   it("accepts the JS client's JSON object of columns with its agent keys", async () => {
