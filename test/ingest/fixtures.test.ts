@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture, manifest } from "../helpers/fixtures.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
-const INPUT_DIRS = ["csv", "json", "parquet", "arrow", "arrow-stream", "xls", "xlsx", "orc"];
+const INPUT_DIRS = ["csv", "json", "parquet", "arrow", "arrow-stream", "xls", "xlsx", "orc", "invalid"];
 const COMPRESSION: Record<string, string> = { gz: "gzip", bz2: "bz2", xz: "xz", zip: "zip" };
 
 type TableSchema = { name: string; num_rows: number; num_cols: number; dtypes: Record<string, string> };
@@ -85,7 +85,9 @@ describe("fixture corpus through the REST file routes", () => {
   }
 
   it.each(rows.map((r) => [r.path, r] as const))("%s", async (relative, row) => {
-    const dir = relative.split("/")[0] ?? "";
+    // invalid/<format>/file: negative cases, which must fail with a clear error.
+    const parts = relative.split("/");
+    const dir = (parts[0] === "invalid" ? parts[1] : parts[0]) ?? "";
     const fileType = dir === "arrow-stream" ? "arrow" : dir;
     const compression = COMPRESSION[relative.split(".").pop() ?? ""] ?? "";
     const { status, body } = await upload(relative, fileType, compression, optionsFor(row));
