@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { createWriteStream } from "node:fs";
 import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { Readable, Transform } from "node:stream";
+import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AppError } from "../errors/app-error.ts";
@@ -54,23 +54,23 @@ export function createBlobStore(root: string) {
     await mkdir(path.dirname(target), { recursive: true });
     const temp = tempNameFor(target);
     let bytes = 0;
-    const limiter = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        bytes += chunk.length;
-        if (bytes > maxBytes)
-          done(new AppError("PAYLOAD_TOO_LARGE", `upload exceeds the limit of ${maxBytes} bytes`, { details: { limit: maxBytes } }));
-        else done(null, chunk);
-      },
-    });
     const source =
       body instanceof Readable
         ? body
         : body instanceof ReadableStream
           ? Readable.fromWeb(body as WebReadableStream<Uint8Array>)
           : Readable.from(body);
+    // Counted as it flows (no extra stream stage): past the limit the source is destroyed with the error.
+    source.on("data", (chunk: Uint8Array) => {
+      bytes += chunk.byteLength;
+      if (bytes > maxBytes)
+        source.destroy(
+          new AppError("PAYLOAD_TOO_LARGE", `upload exceeds the limit of ${maxBytes} bytes`, { details: { limit: maxBytes } }),
+        );
+    });
     try {
       // Large write buffers let the socket keep receiving while the disk writes: the two overlap.
-      await pipeline(source, limiter, createWriteStream(temp, { highWaterMark: WRITE_BUFFER }));
+      await pipeline(source, createWriteStream(temp, { highWaterMark: WRITE_BUFFER }));
       await rename(temp, target);
     } catch (error) {
       await rm(temp, { force: true });
