@@ -7,5 +7,6 @@ import "./types/user.ts";
 import "./types/auth.ts";
 import "./types/health.ts";
 import "./types/file.ts";
+import "./types/dataset.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

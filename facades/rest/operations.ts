@@ -31,3 +31,14 @@ export const UPLOAD_FILE = `mutation UploadFileData($id: ID!, $data: Upload!, $e
   uploadFileData(id: $id, data: $data, erase: $erase) { ${FILE_FIELDS} } }`;
 export const UPDATE_FILE = `mutation UpdateFile($id: ID!, $input: UpdateFileInput!) { updateFile(id: $id, input: $input) { ${FILE_FIELDS} } }`;
 export const DELETE_FILE = `mutation DeleteFile($id: ID!) { deleteFile(id: $id) }`;
+
+const DATASET_FIELDS = `id name description author nodeCount edgeCount agentName agentVersion nodeFiles edgeFiles
+  edgeHypergraphTransform nodeEncodings edgeEncodings metadata compute layout report createdAt updatedAt`;
+
+export const CREATE_DATASET = `mutation CreateDataset($input: CreateDatasetInput!) { createDataset(input: $input) { ${DATASET_FIELDS} } }`;
+export const LIST_DATASETS = `query Datasets($limit: Int!, $offset: Int!) { datasets(limit: $limit, offset: $offset) { count items { ${DATASET_FIELDS} } } }`;
+export const GET_DATASET = `query Dataset($id: ID!) { dataset(id: $id) { ${DATASET_FIELDS} } }`;
+export const DELETE_DATASET = `mutation DeleteDataset($id: ID!) { deleteDataset(id: $id) }`;
+export const UPLOAD_DATASET_TABLE = `mutation UploadDatasetTable($id: ID!, $axis: DatasetAxis!, $format: String!, $options: JSON, $data: Upload!) {
+  uploadDatasetTable(id: $id, axis: $axis, format: $format, options: $options, data: $data) {
+    seconds table { numCols numRows dtypes } dataset { id report } } }`;

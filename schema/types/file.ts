@@ -4,7 +4,7 @@ import type { TableSchema } from "../../src/ingest/table-files.ts";
 import { builder } from "../builder.ts";
 import { defined, pageArgs } from "../inputs.ts";
 
-const TableSchemaRef = builder.objectRef<TableSchema>("TableSchema").implement({
+export const TableSchemaRef = builder.objectRef<TableSchema>("TableSchema").implement({
   description: "One table parsed from a file: a sheet of a workbook, or the whole file otherwise.",
   fields: (t) => ({
     name: t.exposeString("name"),

@@ -132,3 +132,10 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
   }
   return schemas;
 }
+
+/** The compression the bytes themselves show, for uploads that say "infer" (xlsx is a zip by nature). */
+export async function inferCompression(file: string, fileType: FileType): Promise<Compression> {
+  const kind = await head(file);
+  if (fileType === "xlsx" && kind === "zip") return "";
+  return kind === "gzip" || kind === "bz2" || kind === "xz" || kind === "zip" ? kind : "";
+}

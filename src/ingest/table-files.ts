@@ -1,7 +1,8 @@
 // Writes parsed tables as canonical Arrow IPC files and reads back their schemas.
-import { open, readFile, stat } from "node:fs/promises";
+import { mkdir, open, readFile, stat } from "node:fs/promises";
+import { dirname } from "node:path";
 import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
-import type { DataFrame } from "nodejs-polars";
+import pl, { type DataFrame } from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { pandasDtype } from "./dtype-names.ts";
 
@@ -31,6 +32,7 @@ async function readSchema(path: string): Promise<Schema> {
 }
 
 export async function writeTable(frame: DataFrame, path: string, name: string): Promise<TableSchema> {
+  await mkdir(dirname(path), { recursive: true });
   try {
     frame.writeIPC(path, { compression: "uncompressed" });
   } catch (error) {
@@ -47,4 +49,9 @@ export async function writeTable(frame: DataFrame, path: string, name: string): 
     num_rows: frame.height,
     dtypes: Object.fromEntries(schema.fields.map((field) => [field.name, pandasDtype(field.type)])),
   };
+}
+
+/** Reads a stored table back. nodejs-polars' readIPC cannot take a path (it mistakes valid files for bad footers); the scanner can. */
+export function readTable(path: string): DataFrame {
+  return pl.scanIPC(path).collectSync();
 }

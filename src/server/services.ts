@@ -10,6 +10,7 @@ import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
+import { createDatasetService } from "../datasets/datasets-service.ts";
 import { createFileService } from "../files/files-service.ts";
 import { createHealthService } from "../health/health-service.ts";
 import { createBlobStore } from "../store/blobs.ts";
@@ -44,18 +45,20 @@ export async function createServices(config: Config, logger: Logger) {
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
   const auth = createAuthService({ db, tokens, authenticator, keys, throttle: createLoginThrottle(config.loginThrottle) });
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
+  // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
+  const decompress = {
+    maxBytes: config.maxDecompressedBytes,
+    maxRatio: config.maxCompressionRatio,
+    floorBytes: Math.min(256 * 1024 ** 2, config.maxDecompressedBytes),
+  };
   const files = createFileService({
     db,
     blobs,
     maxUploadBytes: config.maxUploadBytes,
+    decompress,
     onTimings: (timings) => logger.debug("upload", timings),
-    // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
-    decompress: {
-      maxBytes: config.maxDecompressedBytes,
-      maxRatio: config.maxCompressionRatio,
-      floorBytes: Math.min(256 * 1024 ** 2, config.maxDecompressedBytes),
-    },
   });
+  const datasets = createDatasetService({ db, blobs, files, maxUploadBytes: config.maxUploadBytes, decompress });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -70,5 +73,5 @@ export async function createServices(config: Config, logger: Logger) {
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
   }
 
-  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, blobs, files, workers, health, close };
+  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, blobs, files, datasets, workers, health, close };
 }

@@ -1,5 +1,5 @@
 // The real @graphistry/js-upload-api client logs in against the running service, unchanged.
-import { Client, ClientPKey, EdgeFile, NodeFile } from "@graphistry/js-upload-api";
+import { Client, ClientPKey, Dataset, EdgeFile, NodeFile } from "@graphistry/js-upload-api";
 import { tableFromArrays, tableToIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
@@ -100,6 +100,34 @@ describe("@graphistry/js-upload-api against the service", () => {
     expect(await check(nodes.fileID ?? "")).toMatchObject({
       is_valid: true,
       tables_schemas: [{ num_rows: 3, dtypes: { n: "category", size: "float64" } }],
+    });
+  });
+
+  it("Dataset.upload creates files and a dataset that lists with the right counts", async () => {
+    const client = new Client("jsuser", "js-password", "", "http", host, undefined, fetch);
+    await (client as unknown as Authed).getAuthToken();
+    const edges = new EdgeFile({ s: ["a", "b", "c", "a"], d: ["b", "c", "a", "d"], w: [1, 2, 3, 4] }, "json", "edges");
+    const nodes = new NodeFile({ n: ["a", "b", "c", "d"], label: ["A", "B", "C", "D"] }, "json", "nodes");
+    const dataset = new Dataset(
+      {
+        node_encodings: { bindings: { node: "n", node_label: "label" } },
+        edge_encodings: { bindings: { source: "s", destination: "d", edge_weight: "w" } },
+        metadata: {},
+        name: "js dataset",
+      },
+      edges,
+      nodes,
+    );
+    await dataset.upload(client);
+    const token = await (client as unknown as Authed).getAuthToken();
+    const list = await fetch(`${server.url}/api/v2/datasets/`, { headers: { authorization: `Bearer ${token}` } });
+    const { results } = (await list.json()) as { results: Record<string, unknown>[] };
+    const made = results.find((d) => d.dataset_id === dataset.datasetID);
+    expect(made).toMatchObject({
+      name: "js dataset",
+      node_count: 4,
+      edge_count: 4,
+      metadata: { agent: "@graphistry/js-upload-api", apiversion: "3" },
     });
   });
 });

@@ -1,7 +1,8 @@
 // The REST route table: each path (with the spec's exact trailing slash) -> a GraphQL operation and a shaper.
 import type { RestRoute } from "../route-types.ts";
 import { AUTH_ROUTES } from "./auth.ts";
+import { DATASET_ROUTES } from "./datasets.ts";
 import { FILE_ROUTES } from "./files.ts";
 import { HEALTH_ROUTES } from "./health.ts";
 
-export const REST_ROUTES: readonly RestRoute[] = [...AUTH_ROUTES, ...HEALTH_ROUTES, ...FILE_ROUTES];
+export const REST_ROUTES: readonly RestRoute[] = [...AUTH_ROUTES, ...HEALTH_ROUTES, ...FILE_ROUTES, ...DATASET_ROUTES];

@@ -1,0 +1,260 @@
+// Datasets (spec 2.3-2.5, 3.3, 4.3): creation from files or direct uploads, materialized node and edge tables.
+import { randomBytes, randomUUID } from "node:crypto";
+import path from "node:path";
+import pl from "nodejs-polars";
+import { requireMembership } from "../accounts/organizations.ts";
+import type { Viewer } from "../auth/viewer.ts";
+import { AppError } from "../errors/app-error.ts";
+import type { FileService } from "../files/files-service.ts";
+import type { DecompressLimits } from "../ingest/decompress.ts";
+import { inferCompression, parseUpload } from "../ingest/parse.ts";
+import { readTable, writeTable } from "../ingest/table-files.ts";
+import type { BlobStore } from "../store/blobs.ts";
+import type { Db } from "../store/prisma.ts";
+import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
+import { planDirectUpload } from "./direct-options.ts";
+import { normalizeEncodings } from "./encodings.ts";
+import { hypergraph, readHypergraphOptions } from "./hypergraph.ts";
+import { materialize } from "./materialize.ts";
+
+export type CreateDatasetInput = {
+  name: string;
+  description?: string | undefined;
+  orgName?: string | undefined;
+  metadata: unknown;
+  nodeEncodings: unknown;
+  edgeEncodings: unknown;
+  nodeFiles?: unknown[] | undefined;
+  edgeFiles?: unknown[] | undefined;
+  edgeHypergraphTransform?: unknown[] | undefined;
+  agentName?: string | undefined;
+  agentVersion?: string | undefined;
+  compute?: unknown;
+  layout?: unknown;
+};
+
+export type UploadBody = { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
+
+type Axis = "nodes" | "edges";
+
+const invalid = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
+
+function readRefs(refs: unknown[] | undefined, field: string): { fileId: string; index: number }[] {
+  return (refs ?? []).map((ref, i) => {
+    if (typeof ref === "string" && ref !== "") return { fileId: ref, index: 0 };
+    if (Array.isArray(ref) && ref.length === 2 && typeof ref[0] === "string" && Number.isInteger(ref[1]) && (ref[1] as number) >= 0) {
+      return { fileId: ref[0], index: ref[1] as number };
+    }
+    throw invalid(`${field}[${i}] must be a file id or [file_id, table_index]`, `${field}[${i}]`);
+  });
+}
+
+export type DatasetService = ReturnType<typeof createDatasetService>;
+
+export function createDatasetService(deps: {
+  db: Db;
+  blobs: BlobStore;
+  files: FileService;
+  maxUploadBytes: number;
+  decompress: DecompressLimits;
+}) {
+  const { db, blobs, files } = deps;
+
+  const visibleTo = (viewer: Viewer) => ({
+    OR: [{ authorId: viewer.userId }, { organization: { memberships: { some: { userId: viewer.userId } } } }],
+  });
+
+  async function row(viewer: Viewer, id: string) {
+    const found = await db.dataset.findFirst({ where: { id, ...visibleTo(viewer) } });
+    if (!found) throw new AppError("NOT_FOUND", `no dataset with id ${id}`);
+    return found;
+  }
+
+  /** The tables of a list of file references, one frame (several files are stacked, columns unioned). */
+  async function loadFiles(viewer: Viewer, refs: { fileId: string; index: number }[], field: string): Promise<pl.DataFrame | undefined> {
+    if (refs.length === 0) return undefined;
+    const frames: pl.DataFrame[] = [];
+    for (const [i, ref] of refs.entries()) {
+      // A reference to a missing, foreign or unparsed file is a bad request body, named by its place in it.
+      const table = await files.tablePath(viewer, ref.fileId, ref.index).catch((error: unknown) => {
+        if (error instanceof AppError) throw invalid(`${field}[${i}]: ${error.message}`, `${field}[${i}]`);
+        throw error;
+      });
+      frames.push(readTable(table.path));
+    }
+    return frames.length === 1 ? frames[0] : pl.concat(frames, { how: "diagonal" });
+  }
+
+  function loadDirect(record: DatasetRecord, axis: Axis): pl.DataFrame | undefined {
+    const source = record.directSources[axis];
+    return source ? readTable(blobs.pathOf("datasets", record.id, "sources", axis, source.version, "tables", "0.arrow")) : undefined;
+  }
+
+  /** Builds and stores the node and edge tables from the record's sources; returns the fields to update. */
+  async function build(viewer: Viewer, record: DatasetRecord) {
+    let edges = loadDirect(record, "edges") ?? (await loadFiles(viewer, readRefs(record.edgeFiles, "edge_files"), "edge_files"));
+    let nodes = loadDirect(record, "nodes") ?? (await loadFiles(viewer, readRefs(record.nodeFiles, "node_files"), "node_files"));
+    const nodeBindings = { ...record.nodeEncodings.bindings };
+    const edgeBindings = { ...record.edgeEncodings.bindings };
+    const transforms = record.edgeHypergraphTransform;
+    if (transforms.length > 0 && edges) {
+      const result = hypergraph(edges, readHypergraphOptions(transforms[0], "edge_hypergraph_transform[0]"));
+      edges = result.edges;
+      // A supplied nodes table keeps its own ids; otherwise the hypergraph's nodes, keyed by nodeID.
+      if (!nodes) {
+        nodes = result.nodes;
+        nodeBindings.node ??= result.bindings.node;
+        nodeBindings.node_title ??= result.bindings.title;
+      }
+      edgeBindings.source ??= result.bindings.source;
+      edgeBindings.destination ??= result.bindings.destination;
+    }
+    if (!edges && !nodes)
+      return { nodeCount: null, edgeCount: null, tablesSchemas: "{}", report: "", dataVersion: null, nodeBindings, edgeBindings };
+    const built = materialize({ edges, nodes, nodeBindings, edgeBindings });
+    if (!nodeBindings.node) nodeBindings.node = built.nodeId;
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const dir = blobs.pathOf("datasets", record.id, "tables", version);
+    const nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
+    const edgesSchema = built.edges ? await writeTable(built.edges, path.join(dir, "edges.arrow"), "edges") : undefined;
+    return {
+      nodeCount: built.nodes.height,
+      edgeCount: built.edges?.height ?? 0,
+      tablesSchemas: JSON.stringify({ nodes: nodesSchema, ...(edgesSchema ? { edges: edgesSchema } : {}) }),
+      report: built.report.join(" "),
+      dataVersion: version,
+      nodeBindings,
+      edgeBindings,
+    };
+  }
+
+  /** Rebuilds the tables and switches the record to them in one update, then drops the old ones. */
+  async function rebuild(viewer: Viewer, record: DatasetRecord, extra: Record<string, unknown> = {}): Promise<DatasetRecord> {
+    const built = await build(viewer, record);
+    const { nodeBindings, edgeBindings, ...fields } = built;
+    const updated = await db.dataset.update({
+      where: { id: record.id },
+      data: {
+        ...fields,
+        nodeEncodings: JSON.stringify({ ...record.nodeEncodings, bindings: nodeBindings }),
+        edgeEncodings: JSON.stringify({ ...record.edgeEncodings, bindings: edgeBindings }),
+        ...extra,
+      },
+    });
+    if (record.dataVersion && record.dataVersion !== updated.dataVersion)
+      await blobs.remove(["datasets", record.id, "tables", record.dataVersion]);
+    return toDatasetRecord(updated);
+  }
+
+  async function create(viewer: Viewer, input: CreateDatasetInput): Promise<DatasetRecord> {
+    if (input.metadata === null || typeof input.metadata !== "object" || Array.isArray(input.metadata))
+      throw invalid("metadata must be an object", "metadata");
+    const nodeEncodings = normalizeEncodings("node", input.nodeEncodings);
+    const edgeEncodings = normalizeEncodings("edge", input.edgeEncodings);
+    readRefs(input.nodeFiles, "node_files");
+    readRefs(input.edgeFiles, "edge_files");
+    for (const [i, transform] of (input.edgeHypergraphTransform ?? []).entries())
+      readHypergraphOptions(transform, `edge_hypergraph_transform[${i}]`);
+    const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
+    const created = await db.dataset.create({
+      data: {
+        id: randomUUID().replaceAll("-", ""),
+        authorId: viewer.userId,
+        organizationId: org?.id ?? null,
+        name: input.name,
+        description: input.description ?? "",
+        agentName: input.agentName ?? null,
+        agentVersion: input.agentVersion ?? null,
+        nodeFiles: JSON.stringify(input.nodeFiles ?? []),
+        edgeFiles: JSON.stringify(input.edgeFiles ?? []),
+        edgeHypergraphTransform: JSON.stringify(input.edgeHypergraphTransform ?? []),
+        nodeEncodings: JSON.stringify(nodeEncodings),
+        edgeEncodings: JSON.stringify(edgeEncodings),
+        metadata: JSON.stringify(input.metadata),
+        compute: input.compute === undefined || input.compute === null ? null : JSON.stringify(input.compute),
+        layout: input.layout === undefined || input.layout === null ? null : JSON.stringify(input.layout),
+      },
+    });
+    try {
+      return await rebuild(viewer, toDatasetRecord(created));
+    } catch (error) {
+      // Nothing half-made stays behind: a dataset whose tables cannot be built is not created.
+      await db.dataset.delete({ where: { id: created.id } }).catch(() => {});
+      await blobs.remove(["datasets", created.id]);
+      throw error;
+    }
+  }
+
+  async function list(viewer: Viewer, page: { limit: number; offset: number }) {
+    const where = visibleTo(viewer);
+    const [count, rows] = await Promise.all([
+      db.dataset.count({ where }),
+      db.dataset.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: page.limit, skip: page.offset }),
+    ]);
+    return { count, items: rows.map(toDatasetRecord) };
+  }
+
+  const get = async (viewer: Viewer, id: string) => toDatasetRecord(await row(viewer, id));
+
+  async function remove(viewer: Viewer, id: string): Promise<boolean> {
+    await row(viewer, id);
+    await db.dataset.delete({ where: { id } });
+    // The dataset's own tables go; the files it was made from stay.
+    await blobs.remove(["datasets", id]);
+    return true;
+  }
+
+  /** A table posted straight into the dataset (spec 4.3): parsed, stored as a source, and the dataset rebuilt. */
+  async function uploadTable(viewer: Viewer, id: string, axis: Axis, format: string, query: Record<string, string>, body: UploadBody) {
+    const record = toDatasetRecord(await row(viewer, id));
+    const plan = planDirectUpload(format, query);
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const base = ["datasets", id, "sources", axis, version];
+    const started = performance.now();
+    try {
+      const { path: rawPath } = await blobs.writeStream([...base, "raw"], body.chunks?.() ?? body.stream(), deps.maxUploadBytes);
+      const compression = plan.compression === "infer" ? await inferCompression(rawPath, plan.fileType) : plan.compression;
+      const scratch = await blobs.scratch();
+      let schema: Awaited<ReturnType<typeof parseUpload>>[number] | undefined;
+      try {
+        [schema] = await parseUpload({
+          rawPath,
+          fileType: plan.fileType,
+          compression,
+          parserOptions: plan.parserOptions,
+          tableName: axis,
+          tablesDir: blobs.pathOf(...base, "tables"),
+          scratch,
+          limits: deps.decompress,
+        });
+      } finally {
+        await blobs.remove(["tmp", path.basename(scratch)]);
+      }
+      if (!schema) throw new AppError("PARSE_FAILED", "the upload holds no table");
+      const previous = record.directSources[axis]?.version;
+      const next = { ...record, directSources: { ...record.directSources, [axis]: { version, schema } } };
+      const updated = await rebuild(viewer, next, { directSources: JSON.stringify(next.directSources) });
+      if (previous) await blobs.remove(["datasets", id, "sources", axis, previous]);
+      return { dataset: updated, table: schema, seconds: (performance.now() - started) / 1000 };
+    } catch (error) {
+      await blobs.remove(base);
+      throw error;
+    }
+  }
+
+  /** Paths of the materialized tables, for the page and queries. */
+  async function tablePaths(viewer: Viewer, id: string) {
+    const record = toDatasetRecord(await row(viewer, id));
+    if (!record.dataVersion) return { record, nodes: undefined, edges: undefined };
+    const dir = ["datasets", id, "tables", record.dataVersion];
+    return {
+      record,
+      nodes: blobs.pathOf(...dir, "nodes.arrow"),
+      edges: record.tablesSchemas.edges ? blobs.pathOf(...dir, "edges.arrow") : undefined,
+    };
+  }
+
+  return { create, list, get, remove, uploadTable, tablePaths };
+}
+
+export type { FileRef };

@@ -1,0 +1,90 @@
+// Query parameters of a direct table upload (spec 4.3) read into the ingest parser options, refusing what cannot apply.
+import { AppError } from "../errors/app-error.ts";
+import type { Compression, FileType } from "../ingest/formats.ts";
+
+export const DIRECT_FORMATS = ["json", "csv", "parquet", "orc", "arrow"] as const;
+export type DirectFormat = (typeof DIRECT_FORMATS)[number];
+
+/** The query parameters spec 4.3 lists per format. */
+const ALLOWED: Record<DirectFormat, readonly string[]> = {
+  json: ["compression", "dtype", "lines", "orient"],
+  csv: [
+    "sep",
+    "delim_whitespace",
+    "lineterminator",
+    "skipinitialspace",
+    "names",
+    "dtype",
+    "quotechar",
+    "quoting",
+    "doublequote",
+    "encoding",
+    "header",
+    "usecols",
+    "mangle_dupe_cols",
+    "skiprows",
+    "skipfooter",
+    "compression",
+    "decimal",
+    "thousands",
+    "true_values",
+    "false_values",
+    "nrows",
+    "byte_range",
+    "skip_blank_lines",
+    "parse_dates",
+    "comment",
+    "na_values",
+    "keep_default_na",
+    "na_filter",
+    "prefix",
+  ],
+  parquet: ["columns", "row_groups"],
+  orc: ["columns", "skiprows", "num_rows"],
+  arrow: [],
+};
+
+/** Query values are text: JSON where they parse as JSON (lists, objects, numbers, booleans, null), else the text. */
+function queryValue(raw: string): unknown {
+  if (raw === "None") return null;
+  if (raw === "True") return true;
+  if (raw === "False") return false;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+export type DirectUploadPlan = { fileType: FileType; compression: Compression | "infer"; parserOptions: Record<string, unknown> };
+
+export function planDirectUpload(format: string, query: Record<string, string>): DirectUploadPlan {
+  if (!(DIRECT_FORMATS as readonly string[]).includes(format)) {
+    throw new AppError("NOT_FOUND", `no direct upload format "${format}" (use ${DIRECT_FORMATS.join(", ")})`);
+  }
+  const fileType = format as DirectFormat;
+  const parserOptions: Record<string, unknown> = {};
+  let compression: Compression | "infer" = "infer";
+  for (const [key, raw] of Object.entries(query)) {
+    if (!ALLOWED[fileType].includes(key)) {
+      throw new AppError("INVALID_INPUT", `query parameter "${key}" does not apply to ${fileType} uploads`, { details: { field: key } });
+    }
+    const value = queryValue(raw);
+    if (key === "compression") {
+      if (value === "infer" || value === null || value === "none") compression = value === "none" ? "" : "infer";
+      else if (value === "gzip" || value === "zip" || value === "bz2" || value === "xz") compression = value;
+      else
+        throw new AppError("INVALID_INPUT", 'query parameter "compression" must be infer, gzip, zip, bz2 or xz', {
+          details: { field: key },
+        });
+      continue;
+    }
+    if (key === "row_groups") {
+      throw new AppError("INVALID_INPUT", 'query parameter "row_groups" is not supported; upload the rows you want', {
+        details: { field: key },
+      });
+    }
+    parserOptions[key] = value;
+  }
+  return { fileType, compression, parserOptions };
+}
