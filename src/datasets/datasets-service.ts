@@ -8,7 +8,7 @@ import { AppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { inferCompression, parseUpload } from "../ingest/parse.ts";
-import { readTable, writeTable } from "../ingest/table-files.ts";
+import { linkTable, readTable, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
@@ -36,6 +36,9 @@ export type CreateDatasetInput = {
 export type UploadBody = { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 
 type Axis = "nodes" | "edges";
+
+/** A source table, with the stored file it came from when it is exactly one. */
+type Source = { frame: pl.DataFrame; path: string | undefined };
 
 const invalid = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
 
@@ -71,9 +74,10 @@ export function createDatasetService(deps: {
   }
 
   /** The tables of a list of file references, one frame (several files are stacked, columns unioned). */
-  async function loadFiles(viewer: Viewer, refs: { fileId: string; index: number }[], field: string): Promise<pl.DataFrame | undefined> {
+  async function loadFiles(viewer: Viewer, refs: { fileId: string; index: number }[], field: string): Promise<Source | undefined> {
     if (refs.length === 0) return undefined;
     const frames: pl.DataFrame[] = [];
+    const paths: string[] = [];
     for (const [i, ref] of refs.entries()) {
       // A reference to a missing, foreign or unparsed file is a bad request body, named by its place in it.
       const table = await files.tablePath(viewer, ref.fileId, ref.index).catch((error: unknown) => {
@@ -81,19 +85,27 @@ export function createDatasetService(deps: {
         throw error;
       });
       frames.push(readTable(table.path));
+      paths.push(table.path);
     }
-    return frames.length === 1 ? frames[0] : pl.concat(frames, { how: "diagonal" });
+    const [only] = frames;
+    return only && frames.length === 1
+      ? { frame: only, path: paths[0] }
+      : { frame: pl.concat(frames, { how: "diagonal" }), path: undefined };
   }
 
-  function loadDirect(record: DatasetRecord, axis: Axis): pl.DataFrame | undefined {
+  function loadDirect(record: DatasetRecord, axis: Axis): Source | undefined {
     const source = record.directSources[axis];
-    return source ? readTable(blobs.pathOf("datasets", record.id, "sources", axis, source.version, "tables", "0.arrow")) : undefined;
+    if (!source) return undefined;
+    const file = blobs.pathOf("datasets", record.id, "sources", axis, source.version, "tables", "0.arrow");
+    return { frame: readTable(file), path: file };
   }
 
   /** Builds and stores the node and edge tables from the record's sources; returns the fields to update. */
   async function build(viewer: Viewer, record: DatasetRecord) {
-    let edges = loadDirect(record, "edges") ?? (await loadFiles(viewer, readRefs(record.edgeFiles, "edge_files"), "edge_files"));
-    let nodes = loadDirect(record, "nodes") ?? (await loadFiles(viewer, readRefs(record.nodeFiles, "node_files"), "node_files"));
+    const edgeSource = loadDirect(record, "edges") ?? (await loadFiles(viewer, readRefs(record.edgeFiles, "edge_files"), "edge_files"));
+    const nodeSource = loadDirect(record, "nodes") ?? (await loadFiles(viewer, readRefs(record.nodeFiles, "node_files"), "node_files"));
+    let edges = edgeSource?.frame;
+    let nodes = nodeSource?.frame;
     const nodeBindings = { ...record.nodeEncodings.bindings };
     const edgeBindings = { ...record.edgeEncodings.bindings };
     const transforms = record.edgeHypergraphTransform;
@@ -116,7 +128,13 @@ export function createDatasetService(deps: {
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const dir = blobs.pathOf("datasets", record.id, "tables", version);
     const nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
-    const edgesSchema = built.edges ? await writeTable(built.edges, path.join(dir, "edges.arrow"), "edges") : undefined;
+    // Edges that need no repair are the stored source table itself: link it rather than write it again.
+    const reusable = built.edgesUnchanged && transforms.length === 0 ? edgeSource?.path : undefined;
+    const edgesSchema = !built.edges
+      ? undefined
+      : reusable
+        ? await linkTable(reusable, path.join(dir, "edges.arrow"), "edges", built.edges.height)
+        : await writeTable(built.edges, path.join(dir, "edges.arrow"), "edges");
     return {
       nodeCount: built.nodes.height,
       edgeCount: built.edges?.height ?? 0,

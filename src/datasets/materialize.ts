@@ -17,6 +17,8 @@ export type Materialized = {
   nodeId: string;
   /** One sentence per repair, with counts, for the creation message. */
   report: string[];
+  /** True when the edges come out exactly as they went in (so a stored copy can be reused). */
+  edgesUnchanged: boolean;
 };
 
 const INTEGER = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
@@ -56,7 +58,10 @@ function castId(frame: pl.DataFrame, column: string, type: pl.DataType): pl.Expr
   return col.cast(type).alias(column);
 }
 
+/** Drops rows with a null in any of the columns; the same frame comes back when there is none. */
 function dropNulls(frame: pl.DataFrame, columns: string[]): { frame: pl.DataFrame; dropped: number } {
+  const nulls = columns.reduce((sum, c) => sum + frame.getColumn(c).nullCount(), 0);
+  if (nulls === 0) return { frame, dropped: 0 };
   const kept = frame.filter(columns.map((c) => pl.col(c).isNotNull()).reduce((a, b) => a.and(b)));
   return { frame: kept, dropped: frame.height - kept.height };
 }
@@ -116,5 +121,5 @@ export function materialize(input: MaterializeInput): Materialized {
       }
     }
   }
-  return { nodes: nodes ?? pl.DataFrame({ [nodeId]: [] }), edges, nodeId, report };
+  return { nodes: nodes ?? pl.DataFrame({ [nodeId]: [] }), edges, nodeId, report, edgesUnchanged: edges === input.edges };
 }

@@ -1,5 +1,5 @@
 // Writes parsed tables as canonical Arrow IPC files and reads back their schemas.
-import { mkdir, open, readFile, stat } from "node:fs/promises";
+import { link, mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
 import pl, { type DataFrame } from "nodejs-polars";
@@ -42,11 +42,16 @@ export async function writeTable(frame: DataFrame, path: string, name: string): 
     }
     frame.rechunk().writeIPC(path, { compression: "uncompressed" });
   }
+  return describe(path, name, frame.height);
+}
+
+/** The table schema of a stored table, with pandas dtype names from its Arrow schema. */
+async function describe(path: string, name: string, rows: number): Promise<TableSchema> {
   const schema = await readSchema(path);
   return {
     name,
     num_cols: schema.fields.length,
-    num_rows: frame.height,
+    num_rows: rows,
     dtypes: Object.fromEntries(schema.fields.map((field) => [field.name, pandasDtype(field.type)])),
   };
 }
@@ -54,4 +59,12 @@ export async function writeTable(frame: DataFrame, path: string, name: string): 
 /** Reads a stored table back. nodejs-polars' readIPC cannot take a path (it mistakes valid files for bad footers); the scanner can. */
 export function readTable(path: string): DataFrame {
   return pl.scanIPC(path).collectSync();
+}
+
+/** Stores an existing canonical table under a second name (a hard link: no copy) and describes it. */
+export async function linkTable(existing: string, path: string, name: string, rows: number): Promise<TableSchema> {
+  await mkdir(dirname(path), { recursive: true });
+  await rm(path, { force: true });
+  await link(existing, path);
+  return describe(path, name, rows);
 }

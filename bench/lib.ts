@@ -1,0 +1,119 @@
+// Shared pieces of the benchmarks: test data, a running server, a lean HTTP client, the polars floor, peak memory.
+import { createReadStream, readFileSync, statSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
+import pl from "nodejs-polars";
+import { type ServerProcess, startServer } from "../test/helpers/server-process.ts";
+
+export type Format = "csv" | "parquet" | "arrow";
+
+/** A deterministic pseudo-random edge table: int64 endpoints, float64 weight, a string label. */
+export function edgeTable(rows: number): pl.DataFrame {
+  const src = new Array<number>(rows);
+  const dst = new Array<number>(rows);
+  const weight = new Float64Array(rows);
+  const label = new Array<string>(rows);
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed;
+  };
+  for (let i = 0; i < rows; i += 1) {
+    src[i] = next() % (rows / 10);
+    dst[i] = next() % (rows / 10);
+    weight[i] = next() / 2147483648;
+    label[i] = `edge-${next() % 100000}`;
+  }
+  return pl.DataFrame([
+    pl.Series("src", src, pl.Int64),
+    pl.Series("dst", dst, pl.Int64),
+    pl.Series("weight", weight, pl.Float64),
+    pl.Series("label", label),
+  ]);
+}
+
+export function writeAs(frame: pl.DataFrame, dir: string, format: Format): string {
+  const file = path.join(dir, `edges.${format}`);
+  if (format === "csv") frame.writeCSV(file);
+  else if (format === "parquet") frame.writeParquet(file);
+  else frame.writeIPC(file);
+  return file;
+}
+
+/** The floor: nodejs-polars reading the file in this process (best of three). */
+export function polarsFloor(file: string, format: Format): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 3; i += 1) {
+    const start = performance.now();
+    const frame =
+      format === "csv" ? pl.readCSV(file) : format === "parquet" ? pl.scanParquet(file).collectSync() : pl.readIPC(readFileSync(file));
+    if (frame.height === 0) throw new Error("empty read");
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
+export function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Resets the kernel's peak-RSS counter of a process (Linux: clear_refs 5). */
+export function resetPeak(pid: number): void {
+  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+}
+
+export type BenchServer = {
+  server: ServerProcess;
+  auth: Record<string, string>;
+  json(url: string, init: RequestInit): Promise<Record<string, unknown>>;
+  /** POSTs a file with node:http, streaming it from disk, as a lean client (like Python's requests) would. */
+  upload(url: string, file: string): Promise<Record<string, unknown>>;
+};
+
+export async function startBenchServer(dataDir: string): Promise<BenchServer> {
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    ADMIN_USERNAME: "bench",
+    ADMIN_PASSWORD: "bench-password",
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "info",
+  });
+  const json = async (url: string, init: RequestInit) => {
+    const response = await fetch(`${server.url}${url}`, init);
+    if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+    return response.json() as Promise<Record<string, unknown>>;
+  };
+  const login = await json("/api-token-auth/", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "bench", password: "bench-password" }),
+  });
+  const auth = { authorization: `Bearer ${String(login.token)}` };
+  const upload = (url: string, file: string) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(
+        `${server.url}${url}`,
+        { method: "POST", headers: { ...auth, "content-length": String(statSync(file).size) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const text = Buffer.concat(chunks).toString();
+            if (res.statusCode !== 200) reject(new Error(`upload: ${res.statusCode} ${text}`));
+            else resolve(JSON.parse(text) as Record<string, unknown>);
+          });
+        },
+      );
+      req.on("error", reject);
+      createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+    });
+  return { server, auth, json, upload };
+}
+
+/** The server's own stage timings, when run with BENCH_LOG_LEVEL=debug. */
+export function stageTimings(server: ServerProcess): string[] {
+  return server.logs
+    .join("")
+    .split("\n")
+    .filter((l) => l.includes('"msg":"upload"'));
+}
