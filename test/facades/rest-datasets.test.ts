@@ -114,6 +114,21 @@ describe.each(PROVIDERS)("dataset routes on %s", (provider) => {
     });
   });
 
+  it.each([
+    ["csv", "csv/foods1.csv", "category"],
+    ["json", "json/foods1.json", "category"],
+    ["parquet", "parquet/foods1.parquet", "category"],
+    ["arrow", "arrow/foods1.ipc", "category"],
+    ["orc", "orc/TestOrcFile.testSnappy.orc", "string1"],
+    ["xls", "xls/RkNumber.xls", "sample"],
+    ["xlsx", "xlsx/DataTypesFormats.xlsx", "Date"],
+  ])("builds a nodes-only dataset from a %s file", async (fileType, relative, column) => {
+    const id = await file(alice, fileType, fixture(relative));
+    const { status, body } = await createDataset(alice, { name: fileType, metadata: {}, node_encodings: { bindings: { node: column } }, edge_encodings: { bindings: {} }, node_files: [id] });
+    expect(status).toBe(200);
+    expect((await listed(alice, body.data.dataset_id))?.node_count).toBeGreaterThan(0);
+  });
+
   it("makes nodes from the edges when there is no nodes file", async () => {
     const edges = await file(alice, "csv", "s,d\n1,2\n2,3\n3,1\n1,4\n");
     const { body } = await createDataset(alice, {
