@@ -124,7 +124,13 @@ describe.each(PROVIDERS)("dataset routes on %s", (provider) => {
     ["xlsx", "xlsx/DataTypesFormats.xlsx", "Date"],
   ])("builds a nodes-only dataset from a %s file", async (fileType, relative, column) => {
     const id = await file(alice, fileType, fixture(relative));
-    const { status, body } = await createDataset(alice, { name: fileType, metadata: {}, node_encodings: { bindings: { node: column } }, edge_encodings: { bindings: {} }, node_files: [id] });
+    const { status, body } = await createDataset(alice, {
+      name: fileType,
+      metadata: {},
+      node_encodings: { bindings: { node: column } },
+      edge_encodings: { bindings: {} },
+      node_files: [id],
+    });
     expect(status).toBe(200);
     expect((await listed(alice, body.data.dataset_id))?.node_count).toBeGreaterThan(0);
   });
