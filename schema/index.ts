@@ -8,5 +8,6 @@ import "./types/auth.ts";
 import "./types/health.ts";
 import "./types/file.ts";
 import "./types/dataset.ts";
+import "./types/viz-session.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

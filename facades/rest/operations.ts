@@ -42,3 +42,8 @@ export const DELETE_DATASET = `mutation DeleteDataset($id: ID!) { deleteDataset(
 export const UPLOAD_DATASET_TABLE = `mutation UploadDatasetTable($id: ID!, $axis: DatasetAxis!, $format: String!, $options: JSON, $data: Upload!) {
   uploadDatasetTable(id: $id, axis: $axis, format: $format, options: $options, data: $data) {
     seconds table { numCols numRows dtypes } dataset { id report } } }`;
+
+const SESSION_FIELDS = "id revision { id dataset { id } }";
+export const LIST_SESSIONS = `query VizSessions { vizSessions { ${SESSION_FIELDS} } }`;
+export const GET_SESSION = `query VizSession($id: ID!) { vizSession(id: $id) { ${SESSION_FIELDS} } }`;
+export const SHARE_DATASET = `mutation ShareDataset($datasetId: ID!, $mode: String!) { shareDataset(datasetId: $datasetId, mode: $mode) }`;

@@ -79,3 +79,29 @@ builder.mutationFields((t) => ({
     resolve: async (_root, args, ctx) => ctx.services.auth.switchOrganization(await ctx.requireViewer(), args.slug),
   }),
 }));
+
+const BrowserSignIn = builder.objectRef<{ token: string; expiresAt: Date; userId: number }>("BrowserSignIn").implement({
+  description: "A browser session; the web facade puts the token in an HTTP-only cookie.",
+  fields: (t) => ({
+    token: t.exposeString("token"),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+    user: t.field({ type: UserRef, resolve: (r, _args, ctx) => ctx.services.users.get(r.userId) }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  signIn: t.field({
+    type: BrowserSignIn,
+    description: "Username and password for a browser session (the login page).",
+    args: { username: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) =>
+      ctx.services.auth.signIn({ username: args.username, password: args.password, clientAddress: ctx.clientAddress }),
+  }),
+  signOut: t.boolean({
+    description: "Ends the browser session of the cookie this request carries.",
+    resolve: async (_root, _args, ctx) => {
+      if (ctx.sessionToken) await ctx.services.browserSessions.invalidate(ctx.sessionToken);
+      return true;
+    },
+  }),
+}));

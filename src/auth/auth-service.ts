@@ -5,6 +5,7 @@ import type { PersonalKeyService } from "../accounts/personal-keys.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Db } from "../store/prisma.ts";
 import type { Authenticator } from "./authenticator.ts";
+import type { BrowserSessions } from "./browser-sessions.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import { verifyPassword } from "./passwords.ts";
 import type { TokenClaims, TokenIssuer } from "./tokens.ts";
@@ -31,6 +32,7 @@ export function createAuthService(deps: {
   authenticator: Authenticator;
   throttle: LoginThrottle;
   keys: PersonalKeyService;
+  browserSessions: BrowserSessions;
 }) {
   const { db, tokens, authenticator, throttle } = deps;
 
@@ -52,7 +54,8 @@ export function createAuthService(deps: {
     return { token, claims, userId, activeOrganization };
   }
 
-  async function login(input: { username: string; password: string; orgName?: string | undefined; clientAddress: string }) {
+  /** The user these credentials belong to, or UNAUTHENTICATED; slowed down after repeated failures. */
+  async function checkCredentials(input: { username: string; password: string; clientAddress: string }) {
     const delay = throttle.delayFor(input.clientAddress);
     if (delay > 0) await sleep(delay);
     const user = await db.user.findUnique({ where: { username: input.username } });
@@ -63,7 +66,18 @@ export function createAuthService(deps: {
       throw new AppError("UNAUTHENTICATED", "Unable to log in with provided credentials.");
     }
     throttle.recordSuccess(input.clientAddress);
+    return user;
+  }
+
+  async function login(input: { username: string; password: string; orgName?: string | undefined; clientAddress: string }) {
+    const user = await checkCredentials(input);
     return issueFor(user.id, user.username, Math.floor(Date.now() / 1000), undefined, input.orgName);
+  }
+
+  /** A browser sign-in: a session whose token goes in an HTTP-only cookie. */
+  async function signIn(input: { username: string; password: string; clientAddress: string }) {
+    const user = await checkCredentials(input);
+    return { ...(await deps.browserSessions.create(user.id)), userId: user.id };
   }
 
   /** Exchanges a personal key (the caller's credential) for a JWT tied to that key. */
@@ -98,5 +112,5 @@ export function createAuthService(deps: {
     return issueFor(viewer.userId, viewer.username, viewer.loginAt, viewer.keyId, slug);
   }
 
-  return { login, exchangeKey, refresh, verify, switchOrganization };
+  return { login, signIn, exchangeKey, refresh, verify, switchOrganization };
 }

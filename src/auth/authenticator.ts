@@ -1,6 +1,7 @@
 // Turns an Authorization header into a Viewer, checking that the user and the key are still live.
 import { AppError } from "../errors/app-error.ts";
 import type { Db } from "../store/prisma.ts";
+import type { BrowserSessions } from "./browser-sessions.ts";
 import { type Credential, parseAuthorization } from "./credentials.ts";
 import { secretMatches } from "./personal-keys.ts";
 import { createTtlCache } from "./principal-cache.ts";
@@ -14,7 +15,7 @@ type KeyState = { id: string; userId: number; secretHash: string; revoked: boole
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
-export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSeconds: number }) {
+export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSeconds: number; browserSessions: BrowserSessions }) {
   const { db, tokens } = deps;
   const users = createTtlCache<UserState | null>(deps.cacheSeconds * 1000);
   const keys = createTtlCache<KeyState | null>(deps.cacheSeconds * 1000);
@@ -90,11 +91,29 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     return parsed.value === undefined ? null : fromCredential(parsed.value);
   }
 
+  /** The viewer of a browser session cookie; null when the token is unknown, expired, or its user disabled. */
+  async function authenticateCookie(token: string | undefined): Promise<Viewer | null> {
+    if (!token) return null;
+    const session = await deps.browserSessions.validate(token);
+    if (!session) return null;
+    const user = await userState(session.userId);
+    if (!user || !user.isActive) return null;
+    return {
+      userId: user.id,
+      username: user.username,
+      isAdmin: user.isAdmin,
+      via: "cookie",
+      keyId: undefined,
+      loginAt: Math.floor(Date.now() / 1000),
+      org: undefined,
+    };
+  }
+
   /** Forget cached state after a local change (key revoked, user disabled) so it applies at once here. */
   function forget(change: { userId?: number; keyId?: string }): void {
     if (change.userId !== undefined) users.delete(String(change.userId));
     if (change.keyId !== undefined) keys.delete(change.keyId);
   }
 
-  return { authenticate, checkClaims, checkKey, forget };
+  return { authenticate, authenticateCookie, checkClaims, checkKey, forget };
 }

@@ -3,7 +3,7 @@ export type Viewer = {
   userId: number;
   username: string;
   isAdmin: boolean;
-  via: "jwt" | "key";
+  via: "jwt" | "key" | "cookie";
   keyId: string | undefined;
   /** Seconds since the epoch of the original login. */
   loginAt: number;

@@ -28,6 +28,10 @@ export type Config = Readonly<{
   adminEmail: string;
   loginThrottle: Readonly<{ freeAttempts: number; windowSeconds: number; maxDelayMs: number; blockAfter: number }>;
   shutdownGraceMs: number;
+  /** Browser session cookies only over HTTPS (spec 5.6 COOKIE_SECURE). */
+  cookieSecure: boolean;
+  /** Sharing mode of new datasets: private, organization or public. */
+  defaultSharingMode: "private" | "organization" | "public";
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -72,6 +76,12 @@ function databaseFrom(env: Env, dataDir: string): Pick<Config, "databaseUrl" | "
   throw new ConfigError("DATABASE_URL must be a postgres:// URL or a file: SQLite URL");
 }
 
+function sharingMode(raw: string | undefined): "private" | "organization" | "public" {
+  const value = (raw ?? "private").toLowerCase();
+  if (value === "private" || value === "organization" || value === "public") return value;
+  throw new ConfigError("DEFAULT_SHARING_MODE must be private, organization or public");
+}
+
 /** Reads the process environment (or a given map, for tests) into a Config. */
 export function loadConfig(env: Env = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? "./data");
@@ -110,5 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
       blockAfter: int(env, "LOGIN_BLOCK_AFTER", 30, 1),
     }),
     shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000),
+    cookieSecure: bool(env, "COOKIE_SECURE", true),
+    defaultSharingMode: sharingMode(env.DEFAULT_SHARING_MODE),
   });
 }

@@ -60,6 +60,8 @@ export function createDatasetService(deps: {
   files: FileService;
   maxUploadBytes: number;
   decompress: DecompressLimits;
+  /** Sharing mode new datasets start in. */
+  defaultSharingMode: string;
 }) {
   const { db, blobs, files } = deps;
 
@@ -191,6 +193,7 @@ export function createDatasetService(deps: {
         metadata: JSON.stringify(input.metadata),
         compute: input.compute === undefined || input.compute === null ? null : JSON.stringify(input.compute),
         layout: input.layout === undefined || input.layout === null ? null : JSON.stringify(input.layout),
+        sharingMode: deps.defaultSharingMode,
       },
     });
     try {
@@ -260,11 +263,17 @@ export function createDatasetService(deps: {
     }
   }
 
-  /** Paths of the materialized tables, for the page and queries. */
-  async function tablePaths(viewer: Viewer, id: string) {
-    const record = toDatasetRecord(await row(viewer, id));
+  /** A dataset reached through a live session, whose access check already ran (sessions/dataset-access.ts). */
+  async function getForSession(id: string): Promise<DatasetRecord> {
+    const found = await db.dataset.findUnique({ where: { id } });
+    if (!found) throw new AppError("NOT_FOUND", `no dataset with id ${id}`);
+    return toDatasetRecord(found);
+  }
+
+  /** Paths of the materialized tables of a dataset record, for the page and queries. */
+  function tablePaths(record: DatasetRecord) {
     if (!record.dataVersion) return { record, nodes: undefined, edges: undefined };
-    const dir = ["datasets", id, "tables", record.dataVersion];
+    const dir = ["datasets", record.id, "tables", record.dataVersion];
     return {
       record,
       nodes: blobs.pathOf(...dir, "nodes.arrow"),
@@ -272,7 +281,7 @@ export function createDatasetService(deps: {
     };
   }
 
-  return { create, list, get, remove, uploadTable, tablePaths };
+  return { create, list, get, getForSession, remove, uploadTable, tablePaths };
 }
 
 export type { FileRef };

@@ -1,4 +1,5 @@
 // The per-operation GraphQL context: services plus a lazily authenticated viewer.
+import { sessionTokenFrom } from "../auth/browser-sessions.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Services } from "./services.ts";
@@ -8,6 +9,8 @@ export type GatewayContext = {
   clientAddress: string;
   /** The raw Authorization value (HTTP header, or graphql-ws connectionParams). */
   authorization: string | undefined;
+  /** The browser session token from the cookie, when the request may use it (see cookieTokenFrom). */
+  sessionToken: string | undefined;
   viewer(): Promise<Viewer | null>;
   requireViewer(): Promise<Viewer>;
   requireAdmin(): Promise<Viewer>;
@@ -27,11 +30,25 @@ function authorizationFrom(input: ContextInput): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/**
+ * The session cookie counts except on a POST that is not JSON: that is the one request another site can
+ * make a browser send without a CORS preflight (an HTML form), so it must carry a real credential.
+ */
+function cookieTokenFrom(input: ContextInput): string | undefined {
+  const request = input.request;
+  if (!request) return undefined;
+  const type = request.headers.get("content-type") ?? "";
+  const forgeable = request.method === "POST" && !type.startsWith("application/json");
+  return forgeable ? undefined : sessionTokenFrom(request.headers.get("cookie"));
+}
+
 export function createContext(services: Services, input: ContextInput): GatewayContext {
   const authorization = authorizationFrom(input);
+  const sessionToken = cookieTokenFrom(input);
   let viewer: Promise<Viewer | null> | undefined;
   const getViewer = () => {
-    viewer ??= services.authenticator.authenticate(authorization);
+    // An explicit credential wins; without one, a signed-in browser's cookie.
+    viewer ??= authorization ? services.authenticator.authenticate(authorization) : services.authenticator.authenticateCookie(sessionToken);
     return viewer;
   };
   const requireViewer = async () => {
@@ -43,6 +60,7 @@ export function createContext(services: Services, input: ContextInput): GatewayC
     services,
     clientAddress: input.clientAddress ?? "unknown",
     authorization,
+    sessionToken,
     viewer: getViewer,
     requireViewer,
     async requireAdmin() {

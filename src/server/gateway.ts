@@ -1,16 +1,20 @@
 // createGateway(config): one fetch handler serving /graphql, the REST facade and static files.
+import path from "node:path";
 import type { DocumentNode } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Execute } from "../../facades/execute.ts";
 import { createRestFacade } from "../../facades/rest/app.ts";
+import { createWebFacade } from "../../facades/web/app.ts";
 import { schema } from "../../schema/index.ts";
+import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from "../auth/browser-sessions.ts";
 import type { Config } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createErrorMasker } from "../errors/to-graphql.ts";
 import { type ContextInput, createContext } from "./context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createServices, WEB_ROOT } from "./services.ts";
-import { createStaticHandler } from "./static.ts";
+import { createMountedHandler, createStaticHandler } from "./static.ts";
+import { createTableRoutes } from "./table-routes.ts";
 
 export type ServerEnv = {
   /** The peer address as the socket reports it. */
@@ -64,6 +68,14 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
   });
   const serveStatic = createStaticHandler(WEB_ROOT);
+  const servePage = createMountedHandler("/graph/", path.join(WEB_ROOT, "dist"));
+  const serveTableData = createTableRoutes(services);
+  const web = createWebFacade({
+    execute,
+    cookieSecure: config.cookieSecure,
+    cookie: { name: SESSION_COOKIE, set: sessionCookie, clear: clearedSessionCookie },
+    servePage: (request) => servePage(new Request(new URL("/graph/graph.html", request.url))),
+  });
 
   function clientAddressOf(request: Request, env: ServerEnv): string {
     if (!config.trustProxy) return env.clientAddress;
@@ -75,6 +87,10 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
+    if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html") return web.fetch(request, { clientAddress });
+    if (pathname.startsWith("/graph/data/"))
+      return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
+    if (pathname.startsWith("/graph/")) return (await servePage(request)) ?? rest.fetch(request, { clientAddress });
     return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, requestBody: env.requestBody });
   }
 

@@ -5,6 +5,7 @@ import { createPersonalKeyService } from "../accounts/personal-keys.ts";
 import { createUserService } from "../accounts/users.ts";
 import { createAuthService } from "../auth/auth-service.ts";
 import { createAuthenticator } from "../auth/authenticator.ts";
+import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
@@ -13,6 +14,7 @@ import type { Config } from "../config/config.ts";
 import { createDatasetService } from "../datasets/datasets-service.ts";
 import { createFileService } from "../files/files-service.ts";
 import { createHealthService } from "../health/health-service.ts";
+import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDb } from "../store/prisma.ts";
@@ -34,7 +36,8 @@ export async function createServices(config: Config, logger: Logger) {
     ttlSeconds: config.tokenTtlSeconds,
     refreshWindowSeconds: config.refreshWindowSeconds,
   });
-  const authenticator = createAuthenticator({ db, tokens, cacheSeconds: config.authCacheSeconds });
+  const browserSessions = createBrowserSessions(db);
+  const authenticator = createAuthenticator({ db, tokens, cacheSeconds: config.authCacheSeconds, browserSessions });
   const keys = createPersonalKeyService({
     db,
     onChange: (event) => {
@@ -43,7 +46,7 @@ export async function createServices(config: Config, logger: Logger) {
     },
   });
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
-  const auth = createAuthService({ db, tokens, authenticator, keys, throttle: createLoginThrottle(config.loginThrottle) });
+  const auth = createAuthService({ db, tokens, authenticator, keys, browserSessions, throttle: createLoginThrottle(config.loginThrottle) });
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
   const decompress = {
@@ -58,7 +61,15 @@ export async function createServices(config: Config, logger: Logger) {
     decompress,
     onTimings: (timings) => logger.debug("upload", timings),
   });
-  const datasets = createDatasetService({ db, blobs, files, maxUploadBytes: config.maxUploadBytes, decompress });
+  const sessions = createVizSessionService({ db, blobs, pubsub });
+  const datasets = createDatasetService({
+    db,
+    blobs,
+    files,
+    maxUploadBytes: config.maxUploadBytes,
+    decompress,
+    defaultSharingMode: config.defaultSharingMode,
+  });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -73,5 +84,24 @@ export async function createServices(config: Config, logger: Logger) {
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
   }
 
-  return { config, logger, db, redis, pubsub, tokens, authenticator, auth, users, keys, blobs, files, datasets, workers, health, close };
+  return {
+    config,
+    logger,
+    db,
+    redis,
+    pubsub,
+    tokens,
+    authenticator,
+    auth,
+    users,
+    keys,
+    browserSessions,
+    blobs,
+    files,
+    datasets,
+    sessions,
+    workers,
+    health,
+    close,
+  };
 }

@@ -16,18 +16,29 @@ const TYPES: Record<string, string> = {
 };
 
 /** URL path prefixes served from web/; everything else falls through to the API. */
-const PREFIXES = ["/graph/", "/static/"];
+const PREFIXES = ["/static/"];
 
+/** web/ itself: the landing page and /static/ files. */
 export function createStaticHandler(root: string) {
+  return createFileHandler(root, (pathname) => {
+    if (pathname === "/" || pathname === "/index.html") return "index.html";
+    return PREFIXES.some((p) => pathname.startsWith(p)) ? pathname.slice(1) : undefined;
+  });
+}
+
+/** A folder served under a URL prefix: /graph/assets/x.js -> <root>/assets/x.js (the built page). */
+export function createMountedHandler(prefix: string, root: string) {
+  return createFileHandler(root, (pathname) => (pathname.startsWith(prefix) ? pathname.slice(prefix.length) : undefined));
+}
+
+function createFileHandler(root: string, relativeOf: (pathname: string) => string | undefined) {
   const base = path.resolve(root);
-  return async function serveStatic(request: Request): Promise<Response | undefined> {
+  return async function serveFile(request: Request): Promise<Response | undefined> {
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;
-    const { pathname } = new URL(request.url);
-    let relative: string;
-    if (pathname === "/" || pathname === "/index.html") relative = "index.html";
-    else if (PREFIXES.some((p) => pathname.startsWith(p))) relative = decodeURIComponent(pathname.slice(1));
-    else return undefined;
-    if (relative.endsWith("/")) relative += "index.html";
+    const mapped = relativeOf(new URL(request.url).pathname);
+    if (mapped === undefined) return undefined;
+    let relative = decodeURIComponent(mapped);
+    if (relative === "" || relative.endsWith("/")) relative += "index.html";
     const file = path.resolve(base, relative);
     if (file !== base && !file.startsWith(base + path.sep)) return undefined;
     try {

@@ -2,11 +2,14 @@
 import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { createPubSub } from "graphql-yoga";
 import type { KeyEvent } from "../accounts/personal-keys.ts";
+import type { VizSessionEvent } from "../sessions/viz-sessions.ts";
 import type { RedisClients } from "./redis.ts";
 
 export type PubSubChannels = {
   /** Personal key changes of one user, keyed by user id. */
   "personalKeys:changed": [userId: number, event: KeyEvent];
+  /** A live session's state moved on, keyed by session id. */
+  "vizSession:changed": [sessionId: string, event: VizSessionEvent];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubChannels>>;

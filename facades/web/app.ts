@@ -1,0 +1,95 @@
+// Browser routes: sign-in and sign-out with an HTTP-only cookie, and graph.html's open-or-join-a-session redirect.
+import { Hono } from "hono";
+import type { Execute } from "../execute.ts";
+import { loginPage } from "./login-page.ts";
+import { OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+
+export type WebFacadeOptions = {
+  execute: Execute;
+  cookieSecure: boolean;
+  cookie: { name: string; set(token: string, expiresAt: Date, secure: boolean): string; clear(secure: boolean): string };
+  /** The built graph.html (with its assets under /graph/), or undefined when the page is not built. */
+  servePage(request: Request): Promise<Response | undefined>;
+};
+
+type Env = { Bindings: { clientAddress: string } };
+
+/** Only same-site paths may be returned to after signing in. */
+function safeNext(value: unknown): string {
+  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
+}
+
+const codeOf = (result: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
+  result.errors?.[0]?.extensions?.code as string | undefined;
+
+/** A JSON-typed copy of the request, so the cookie counts for the operation (see the context's CSRF rule). */
+function asJson(request: Request): Request {
+  const headers = new Headers(request.headers);
+  headers.set("content-type", "application/json");
+  return new Request(request.url, { method: "POST", headers });
+}
+
+export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
+  const app = new Hono<Env>({ strict: true });
+  const html = (body: string, status = 200) =>
+    new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+
+  app.get("/login", (c) => html(loginPage(safeNext(c.req.query("next")), c.req.query("error") !== undefined)));
+
+  app.post("/login", async (c) => {
+    const form = await c.req.parseBody();
+    const next = safeNext(form.next);
+    const result = await options.execute({
+      document: SIGN_IN,
+      variables: { username: String(form.username ?? ""), password: String(form.password ?? "") },
+      request: c.req.raw,
+      clientAddress: c.env.clientAddress,
+    });
+    const signIn = (result.data as { signIn?: { token: string; expiresAt: string } } | null)?.signIn;
+    if (!signIn) return c.redirect(`/login?error=1&next=${encodeURIComponent(next)}`, 303);
+    c.header("set-cookie", options.cookie.set(signIn.token, new Date(signIn.expiresAt), options.cookieSecure));
+    return c.redirect(next, 303);
+  });
+
+  app.post("/logout", async (c) => {
+    await options.execute({ document: SIGN_OUT, request: asJson(c.req.raw), clientAddress: c.env.clientAddress });
+    c.header("set-cookie", options.cookie.clear(options.cookieSecure));
+    return c.redirect("/login", 303);
+  });
+
+  app.get("/graph/graph.html", async (c) => {
+    const url = new URL(c.req.url);
+    const here = `${url.pathname}${url.search}`;
+    const datasetId = url.searchParams.get("dataset");
+    const sessionId = url.searchParams.get("session");
+    if (!datasetId && !sessionId) return html("<!doctype html><p>graph.html needs a <code>dataset</code> parameter.</p>", 400);
+    const result = sessionId
+      ? await options.execute({
+          document: SESSION,
+          variables: { id: sessionId },
+          request: asJson(c.req.raw),
+          clientAddress: c.env.clientAddress,
+        })
+      : await options.execute({
+          document: OPEN_SESSION,
+          variables: { datasetId },
+          request: asJson(c.req.raw),
+          clientAddress: c.env.clientAddress,
+        });
+    const code = codeOf(result);
+    if (code === "UNAUTHENTICATED") return c.redirect(`/login?next=${encodeURIComponent(here)}`, 302);
+    if (code === "NOT_FOUND" || code === "FORBIDDEN")
+      return html("<!doctype html><p>No such dataset or session, or it is not shared with you.</p>", 404);
+    if (result.errors?.length) return html("<!doctype html><p>Unexpected error.</p>", 500);
+    if (!sessionId) {
+      // Every parameter the client sent (type, viztoken, usertag, splashAfter, collections...) is kept.
+      url.searchParams.set("session", (result.data as { openVizSession: { id: string } }).openVizSession.id);
+      return c.redirect(`${url.pathname}${url.search}`, 302);
+    }
+    return (
+      (await options.servePage(c.req.raw)) ?? html("<!doctype html><p>The page is not built: run <code>npm run build:web</code>.</p>", 503)
+    );
+  });
+
+  return app;
+}

@@ -1,0 +1,99 @@
+// VizSession: live visualization sessions (spec 2.7, 4.5), their change stream, and dataset sharing.
+import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
+import type { VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
+import { builder } from "../builder.ts";
+import { DatasetRef } from "./dataset.ts";
+
+type Revision = { session: VizSession; number: number };
+
+const VizRevision = builder.objectRef<Revision>("VizRevision").implement({
+  description: "A state of a session; it starts as the dataset and moves on with every change.",
+  fields: (t) => ({
+    id: t.string({ resolve: (r) => `${r.session.id}.${r.number}` }),
+    number: t.int({ resolve: (r) => r.number }),
+    // The session was reached through an access check on its dataset.
+    dataset: t.field({ type: DatasetRef, resolve: (r, _args, ctx) => ctx.services.datasets.getForSession(r.session.datasetId) }),
+  }),
+});
+
+export const VizSessionRef = builder.objectRef<VizSession>("VizSession").implement({
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The session_id of graph.html and the tool endpoint." }),
+    revision: t.field({ type: VizRevision, resolve: (s) => ({ session: s, number: s.revisionNumber }) }),
+    dataset: t.field({ type: DatasetRef, resolve: (s, _args, ctx) => ctx.services.datasets.getForSession(s.datasetId) }),
+    ownerId: t.exposeInt("ownerId"),
+    isOwner: t.boolean({ resolve: async (s, _args, ctx) => (await ctx.viewer())?.userId === s.ownerId }),
+    ownerAvailable: t.boolean({
+      description: "Whether the owner's page is connected (the tool endpoint answers 410 when not).",
+      resolve: (s, _args, ctx) => ctx.services.sessions.ownerAvailable(s.id),
+    }),
+    hasLayout: t.boolean({ resolve: (s) => s.layoutVersion !== null }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
+  fields: (t) => ({
+    kind: t.exposeString("kind", { description: "REVISION or LAYOUT." }),
+    revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  vizSession: t.field({
+    type: VizSessionRef,
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ctx.services.sessions.get(await ctx.requireViewer(), String(args.id)),
+  }),
+  vizSessions: t.field({
+    type: [VizSessionRef],
+    description: "The caller's own sessions; administrators see all.",
+    resolve: async (_root, _args, ctx) => ctx.services.sessions.list(await ctx.requireViewer()),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  openVizSession: t.field({
+    type: VizSessionRef,
+    description: "What opening graph.html?dataset=<id> does: a new live session owned by the caller.",
+    args: { datasetId: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => ctx.services.sessions.open(await ctx.requireViewer(), String(args.datasetId)),
+  }),
+  shareDataset: t.field({
+    type: "String",
+    description: "Sets who may open the dataset: private, organization or public. Returns the mode.",
+    args: { datasetId: t.arg.id({ required: true }), mode: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) =>
+      (await ctx.services.sessions.share(await ctx.requireViewer(), String(args.datasetId), args.mode)).sharingMode,
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  vizSessionChanged: t.field({
+    type: VizSessionEventRef,
+    description: "Changes of one session, from any viewer or gateway instance. The owner's subscription also marks them present.",
+    args: { id: t.arg.id({ required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const viewer = await ctx.requireViewer();
+      const session = await ctx.services.sessions.get(viewer, String(args.id));
+      const events = ctx.services.pubsub.subscribe("vizSession:changed", session.id);
+      if (session.ownerId !== viewer.userId) return events;
+      return withPresence(events, () => ctx.services.sessions.touchOwner(viewer, session.id));
+    },
+    resolve: async (event, _args, ctx) => ({
+      ...event,
+      session: await ctx.services.sessions.get(await ctx.requireViewer(), event.sessionId),
+    }),
+  }),
+}));
+
+/** Keeps calling `touch` while the subscription is open, so the owner counts as present. */
+async function* withPresence<T>(events: AsyncIterable<T>, touch: () => Promise<void>): AsyncGenerator<T> {
+  await touch();
+  const timer = setInterval(() => void touch().catch(() => {}), 20_000);
+  try {
+    yield* events;
+  } finally {
+    clearInterval(timer);
+  }
+}

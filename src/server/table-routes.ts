@@ -1,0 +1,70 @@
+// Binary data for the page: a session's tables as Arrow IPC streams (only the asked-for columns), rows, and its layout.
+// Served beside the static files rather than through GraphQL, which carries no binary; access is the same check.
+import { AppError, isAppError } from "../errors/app-error.ts";
+import { readTable } from "../ingest/table-files.ts";
+import { createContext } from "./context.ts";
+import type { Services } from "./services.ts";
+
+const ROUTE = /^\/graph\/data\/([A-Za-z0-9]+)\/(?:(nodes|edges)\.arrow|(nodes|edges)\/row\/(\d+)|(layout))$/;
+const MAX_LAYOUT_BYTES = 512 * 1024 ** 2;
+
+function json(body: unknown, status = 200): Response {
+  const text = JSON.stringify(body, (_key, value) => (typeof value === "bigint" ? value.toString() : value));
+  return new Response(text, { status, headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" } });
+}
+
+function failure(error: unknown): Response {
+  if (isAppError(error)) return json({ success: false, error: { code: error.code, message: error.message } }, error.status);
+  throw error;
+}
+
+export function createTableRoutes(services: Services) {
+  return async function serveTableData(request: Request, clientAddress: string): Promise<Response | undefined> {
+    const match = ROUTE.exec(new URL(request.url).pathname);
+    if (!match) return undefined;
+    const [, sessionId = "", tableAxis, rowAxis, rowIndex, layout] = match;
+    try {
+      const viewer = await createContext(services, { request, clientAddress }).requireViewer();
+      if (layout) {
+        if (request.method === "PUT") {
+          const bytes = new Uint8Array(await request.arrayBuffer());
+          if (bytes.byteLength > MAX_LAYOUT_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "layout too large");
+          await services.sessions.setLayout(viewer, sessionId, bytes);
+          return new Response(null, { status: 204 });
+        }
+        if (request.method !== "GET")
+          return json({ success: false, error: { code: "METHOD_NOT_ALLOWED", message: "use GET or PUT" } }, 405);
+        const stored = await services.sessions.layout(viewer, sessionId);
+        if (!stored) throw new AppError("NOT_FOUND", "this session has no saved layout");
+        return new Response(stored as Uint8Array<ArrayBuffer>, {
+          headers: { "content-type": "application/octet-stream", "cache-control": "no-store" },
+        });
+      }
+      if (request.method !== "GET") return json({ success: false, error: { code: "METHOD_NOT_ALLOWED", message: "use GET" } }, 405);
+      const session = await services.sessions.get(viewer, sessionId);
+      const record = await services.datasets.getForSession(session.datasetId);
+      const paths = services.datasets.tablePaths(record);
+      const axis = (tableAxis ?? rowAxis) as "nodes" | "edges";
+      const file = paths[axis];
+      if (!file) throw new AppError("NOT_FOUND", `this dataset has no ${axis} table yet`);
+      const frame = readTable(file);
+      if (rowAxis) {
+        const index = Number(rowIndex);
+        if (index >= frame.height) throw new AppError("NOT_FOUND", `no ${axis} row ${index}`);
+        return json(frame.slice(index, 1).toRecords()[0] ?? {});
+      }
+      const wanted = (new URL(request.url).searchParams.get("columns") ?? "").split(",").filter(Boolean);
+      const missing = wanted.filter((c) => !frame.columns.includes(c));
+      if (missing.length > 0)
+        throw new AppError("INVALID_INPUT", `no column ${missing.map((c) => `"${c}"`).join(", ")} in the ${axis} table`);
+      const selected = wanted.length > 0 ? frame.select(...wanted) : frame;
+      return new Response(selected.writeIPCStream() as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": "application/vnd.apache.arrow.stream", "cache-control": "no-store" },
+      });
+    } catch (error) {
+      return failure(error);
+    }
+  };
+}
+
+export type TableRoutes = ReturnType<typeof createTableRoutes>;

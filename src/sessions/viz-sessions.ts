@@ -1,0 +1,87 @@
+// Live visualization sessions (spec 2.7, 3.4, 4.5): opened from graph.html, shared by id, changes published to viewers.
+import { randomBytes } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import type { Viewer } from "../auth/viewer.ts";
+import { AppError } from "../errors/app-error.ts";
+import type { BlobStore } from "../store/blobs.ts";
+import type { Db } from "../store/prisma.ts";
+import type { PubSub } from "../store/pubsub.ts";
+import { canViewDataset, SHARING_MODES, type SharingMode } from "./dataset-access.ts";
+
+/** The owner counts as present while their page was seen within this window. */
+const PRESENCE_MS = 60_000;
+
+export type VizSessionEvent = { kind: "REVISION" | "LAYOUT"; sessionId: string; revisionNumber: number };
+
+export type VizSessionService = ReturnType<typeof createVizSessionService>;
+
+export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub: PubSub }) {
+  const { db, blobs, pubsub } = deps;
+
+  async function viewable(viewer: Viewer, id: string) {
+    const session = await db.vizSession.findUnique({ where: { id }, include: { dataset: true } });
+    // A session of a dataset the caller may not view reads exactly like a missing one.
+    if (!session || !(await canViewDataset(db, viewer, session.dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
+    return session;
+  }
+
+  async function open(viewer: Viewer, datasetId: string) {
+    const dataset = await db.dataset.findUnique({ where: { id: datasetId } });
+    if (!dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no dataset with id ${datasetId}`);
+    return db.vizSession.create({
+      data: { id: randomBytes(12).toString("hex"), datasetId, ownerId: viewer.userId, ownerSeenAt: new Date() },
+    });
+  }
+
+  const get = (viewer: Viewer, id: string) => viewable(viewer, id);
+
+  /** The caller's own sessions; administrators see all. */
+  function list(viewer: Viewer) {
+    return db.vizSession.findMany({ where: viewer.isAdmin ? {} : { ownerId: viewer.userId }, orderBy: { createdAt: "desc" }, take: 1000 });
+  }
+
+  async function publish(sessionId: string, kind: VizSessionEvent["kind"]) {
+    const updated = await db.vizSession.update({ where: { id: sessionId }, data: { revisionNumber: { increment: 1 } } });
+    pubsub.publish("vizSession:changed", sessionId, { kind, sessionId, revisionNumber: updated.revisionNumber });
+    return updated;
+  }
+
+  async function setLayout(viewer: Viewer, id: string, bytes: Uint8Array) {
+    const session = await viewable(viewer, id);
+    if (session.ownerId !== viewer.userId) throw new AppError("FORBIDDEN", "only the session owner may change its layout");
+    if (bytes.byteLength % 8 !== 0) throw new AppError("INVALID_INPUT", "a layout is x,y float32 pairs (a multiple of 8 bytes)");
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}.f32`;
+    await blobs.writeAtomic(["sessions", id, version], bytes);
+    await db.vizSession.update({ where: { id }, data: { layoutVersion: version } });
+    if (session.layoutVersion) await blobs.remove(["sessions", id, session.layoutVersion]);
+    return publish(id, "LAYOUT");
+  }
+
+  async function layout(viewer: Viewer, id: string): Promise<Uint8Array | undefined> {
+    const session = await viewable(viewer, id);
+    return session.layoutVersion ? readFile(blobs.pathOf("sessions", id, session.layoutVersion)) : undefined;
+  }
+
+  /** Records that the owner's page is connected (called while their subscription is open). */
+  async function touchOwner(viewer: Viewer, id: string): Promise<void> {
+    await db.vizSession.updateMany({ where: { id, ownerId: viewer.userId }, data: { ownerSeenAt: new Date() } });
+  }
+
+  async function ownerAvailable(id: string): Promise<boolean> {
+    const session = await db.vizSession.findUnique({ where: { id }, select: { ownerSeenAt: true } });
+    return Boolean(session?.ownerSeenAt && Date.now() - session.ownerSeenAt.getTime() < PRESENCE_MS);
+  }
+
+  async function share(viewer: Viewer, datasetId: string, mode: string) {
+    if (!(SHARING_MODES as readonly string[]).includes(mode)) {
+      throw new AppError("INVALID_INPUT", `mode must be one of ${SHARING_MODES.join(", ")}`, { details: { field: "mode" } });
+    }
+    const dataset = await db.dataset.findUnique({ where: { id: datasetId } });
+    if (!dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no dataset with id ${datasetId}`);
+    if (dataset.authorId !== viewer.userId && !viewer.isAdmin)
+      throw new AppError("FORBIDDEN", "only the dataset's owner may change its sharing");
+    return db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
+  }
+
+  return { open, get, list, publish, setLayout, layout, touchOwner, ownerAvailable, share };
+}
