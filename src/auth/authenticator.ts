@@ -97,7 +97,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     const session = await deps.browserSessions.validate(token);
     if (!session) return null;
     const user = await userState(session.userId);
-    if (!user || !user.isActive) return null;
+    if (!user?.isActive) return null;
     return {
       userId: user.id,
       username: user.username,

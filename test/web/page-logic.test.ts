@@ -1,0 +1,125 @@
+// The page's pure parts in Node: id matching, color and size encodings, field visibility, search, label choice, layout plan.
+import { Float64, Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
+import { describe, expect, it } from "vitest";
+import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
+import { encodeColors } from "../../web/src/color-encoding.ts";
+import { readKeys, readNumbers, readStrings } from "../../web/src/column-values.ts";
+import { inspectorFields } from "../../web/src/field-visibility.ts";
+import { buildTopology } from "../../web/src/graph-topology.ts";
+import { topIndices } from "../../web/src/label-layer.ts";
+import { seedPositions } from "../../web/src/layout-plan.ts";
+import { opacityColumn, scaleColumn } from "../../web/src/numeric-scales.ts";
+import { findLabels } from "../../web/src/search-box.ts";
+
+describe("graph topology", () => {
+  it("maps sequential integer ids without a lookup table", () => {
+    const t = buildTopology(new Float64Array([0, 1, 2]), new Float64Array([0, 1]), new Float64Array([1, 2]));
+    expect([...t.links]).toEqual([0, 1, 1, 2]);
+    expect([...t.degree]).toEqual([1, 2, 1]);
+    expect(t.linkRows).toBeUndefined();
+  });
+
+  it("maps arbitrary ids, drops edges to unknown nodes and remembers each link's edge row", () => {
+    const t = buildTopology(new Float64Array([10, 30, 20]), new Float64Array([10, 99, 20]), new Float64Array([20, 10, 30]));
+    expect([...t.links]).toEqual([0, 2, 2, 1]);
+    expect([...(t.linkRows ?? [])]).toEqual([0, 2]);
+    expect(t.dropped).toBe(1);
+  });
+
+  it("meets text ids and whole-number ids as text", () => {
+    const t = buildTopology(["a", "1", "b"], new Float64Array([1]), ["b"]);
+    expect([...t.links]).toEqual([1, 2]);
+  });
+
+  it("reads text ids from Arrow, dictionary-encoded or not, nulls kept as null", () => {
+    expect(readKeys(vectorFromArray(["x", null, "ÿz"], new Utf8()))).toEqual(["x", null, "ÿz"]);
+    expect(readStrings(vectorFromArray(["p", "q", "p"]))).toEqual(["p", "q", "p"]);
+    const numbers = readNumbers(vectorFromArray([3, null, 7], new Int32()));
+    expect(numbers.min).toBe(3);
+    expect(numbers.max).toBe(7);
+    expect([...(numbers.valid ?? [])]).toEqual([1, 0, 1]);
+  });
+});
+
+describe("color and size encodings", () => {
+  it("gives text categories palette colors, most frequent first, with a legend", () => {
+    const { rgba, legend } = encodeColors(vectorFromArray(["b", "a", "b", null], new Utf8()), "team");
+    expect(legend.kind).toBe("categories");
+    if (legend.kind !== "categories") return;
+    expect(legend.entries.map((e) => [e.label, e.count])).toEqual([
+      ["b", 2],
+      ["a", 1],
+    ]);
+    expect(rgba.slice(0, 4)).toEqual(rgba.slice(8, 12));
+    expect(rgba.slice(0, 4)).not.toEqual(rgba.slice(4, 8));
+  });
+
+  it("uses literal #rrggbb values as given", () => {
+    const { rgba, legend } = encodeColors(vectorFromArray(["#ff0000", "#00ff00"], new Utf8()), "c");
+    expect(legend.kind).toBe("literal");
+    expect([...rgba]).toEqual([1, 0, 0, 1, 0, 1, 0, 1]);
+  });
+
+  it("ramps numbers between their minimum and maximum", () => {
+    const { legend, rgba } = encodeColors(vectorFromArray([1, 2, 3], new Float64()), "score");
+    expect(legend).toMatchObject({ kind: "gradient", min: "1", max: "3" });
+    expect(rgba.slice(0, 3)).not.toEqual(rgba.slice(8, 11));
+  });
+
+  it("scales sizes into a range and keeps opacities already in [0, 1]", () => {
+    expect([...(scaleColumn(vectorFromArray([0, 5, 10], new Float64()), { low: 2, high: 4, fallback: 3 }) ?? [])]).toEqual([2, 3, 4]);
+    expect(scaleColumn(vectorFromArray(["x"], new Utf8()), { low: 0, high: 1, fallback: 0 })).toBeUndefined();
+    expect([...(opacityColumn(vectorFromArray([0.5, 1], new Float64())) ?? [])]).toEqual([0.5, 1]);
+  });
+});
+
+describe("inspector field visibility (spec 2.6)", () => {
+  const inclusion: FieldFilter = {
+    kind: "inclusion",
+    graphType: "point",
+    global: { name: true, score: true },
+    byType: { server: { name: true, ip: true } },
+  };
+  const exclusion: FieldFilter = { kind: "exclusion", graphType: "edge", global: { secret: true }, byType: {} };
+
+  it("lists only included fields, with type-specific rules taken from the type column", () => {
+    expect(inspectorFields([inclusion], "point", { name: "a", score: 1, secret: "x", ip: "1.2.3.4", type: "person" })).toEqual([
+      "name",
+      "score",
+    ]);
+    expect(inspectorFields([inclusion], "point", { name: "a", score: 1, ip: "1.2.3.4", type: "server" })).toEqual(["name", "ip"]);
+  });
+
+  it("reads the type from the filter's attribute column when it names one", () => {
+    const byKind = { ...inclusion, attribute: "kind" };
+    expect(inspectorFields([byKind], "point", { name: "a", score: 1, ip: "h", kind: "server", type: "person" })).toEqual(["name", "ip"]);
+  });
+
+  it("hides excluded fields on edges and null fields unless a filter shows them", () => {
+    expect(inspectorFields([inclusion, exclusion], "edge", { a: 1, secret: 2, empty: null })).toEqual(["a"]);
+    expect(inspectorFields([{ ...exclusion, showNulls: true }], "edge", { a: 1, secret: 2, empty: null })).toEqual(["a", "empty"]);
+  });
+});
+
+describe("search, standing labels and the seed layout", () => {
+  it("finds exact matches, then prefixes, then substrings", () => {
+    expect(findLabels(["Alphabet", "bet", "Beta", "alpha"], "bet", 5)).toEqual([1, 2, 0]);
+    expect(findLabels(["a", "b"], "z", 5)).toEqual([]);
+  });
+
+  it("picks the largest values for standing labels", () => {
+    expect(topIndices(new Float32Array([1, 9, 3, 9, 5]), 3)).toEqual([1, 3, 4]);
+  });
+
+  it("seeds the same positions for the same node count, inside the simulation space", () => {
+    const a = seedPositions(100);
+    expect(a).toEqual(seedPositions(100));
+    expect([...a].every((v) => v > 0 && v < 4096)).toBe(true);
+  });
+
+  it("reads tables with several record batches", () => {
+    const table = new Table({ id: vectorFromArray([1, 2], new Int32()) }).concat(new Table({ id: vectorFromArray([3], new Int32()) }));
+    const ids = table.getChild("id");
+    expect(ids && [...(readKeys(ids) as Float64Array)]).toEqual([1, 2, 3]);
+  });
+});

@@ -1,0 +1,183 @@
+// Wraps cosmos.gl: draws the model's typed arrays, runs the GPU force layout, and forwards pointer events.
+import { Graph, type GraphConfig } from "@cosmos.gl/graph";
+import type { GraphModel } from "./graph-model.ts";
+import type { GraphStyle } from "./graph-style.ts";
+import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
+
+export const BACKGROUND = "#15181d";
+
+export type GraphViewEvents = {
+  nodeClick(index: number): void;
+  linkClick(linkIndex: number): void;
+  backgroundClick(): void;
+  nodeHover(index: number | undefined): void;
+  layoutProgress(progress: number): void;
+  layoutSettled(): void;
+};
+
+/** Where the first positions come from; `simulate` runs the force layout from them. */
+export type LayoutStart = { positions: Float32Array; simulate: boolean; rescale: boolean };
+
+export type GraphView = {
+  readonly graph: Graph;
+  show(model: GraphModel, start: LayoutStart): Promise<void>;
+  applyStyle(style: GraphStyle): void;
+  fit(duration?: number): void;
+  /** Fits again after the layout settled, unless the person has already panned or zoomed. */
+  refitIfUntouched(): void;
+  focusNode(index: number): void;
+  setFocus(node: number | undefined, link: number | undefined): void;
+  setHighlight(nodes: number[] | undefined, links: number[] | undefined): void;
+  readPositions(): Float32Array;
+  destroy(): void;
+};
+
+export function createGraphView(container: HTMLDivElement, events: GraphViewEvents): GraphView {
+  let graph: Graph | undefined;
+  let simulating = false;
+  let touched = false;
+  /** The zoom level of the whole-graph view, so focusing a node zooms in relative to it. */
+  let overview: number | undefined;
+  const noteOverview = (after: number) =>
+    window.setTimeout(() => {
+      overview = graph?.getZoomLevel();
+    }, after);
+
+  const baseConfig = (model: GraphModel, start: LayoutStart): GraphConfig => ({
+    backgroundColor: BACKGROUND,
+    enableSimulation: start.simulate,
+    rescalePositions: start.rescale,
+    spaceSize: 4096,
+    pixelRatio: Math.min(window.devicePixelRatio || 1, 2),
+    pointDefaultColor: DEFAULT_NODE,
+    pointDefaultSize: model.style.node.defaultSize,
+    pointGreyoutOpacity: 0.12,
+    linkDefaultColor: DEFAULT_EDGE,
+    linkDefaultWidth: 1,
+    linkOpacity: edgeCount(model) > 200_000 ? 0.5 : 0.8,
+    linkGreyoutOpacity: 0.04,
+    linkVisibilityDistanceRange: [50, 150],
+    // Long links fade (they cross the picture); less so in small graphs, where every link can be read.
+    linkVisibilityMinTransparency: edgeCount(model) < 50_000 ? 0.5 : 0.25,
+    linkColorInterpolateFromEndpoints: model.style.edge.rgba === undefined && model.style.node.rgba !== undefined,
+    renderHoveredPointRing: true,
+    hoveredPointCursor: "pointer",
+    hoveredLinkCursor: "pointer",
+    hoveredPointRingColor: "#7aa2f7",
+    focusedPointRingColor: "#ffffff",
+    hoveredLinkColor: "#7aa2f7",
+    hoveredLinkWidthIncrease: 2,
+    focusedLinkWidthIncrease: 2,
+    simulationDecay: decayFor(model.topology.nodeCount),
+    simulationGravity: 0.25,
+    simulationRepulsion: 1,
+    simulationLinkSpring: 1,
+    simulationLinkDistance: 10,
+    simulationFriction: 0.85,
+    fitViewOnInit: true,
+    fitViewDelay: start.simulate ? 800 : 0,
+    fitViewDuration: start.simulate ? 600 : 0,
+    fitViewPadding: 0.12,
+    attribution: "",
+    // Parameter types are spelled out: under NodeNext resolution cosmos.gl's extensionless type imports do not resolve.
+    // Indices are rounded: cosmos.gl reads them back from float textures (a link can come back as 5.0000029).
+    onPointClick: (index: number) => events.nodeClick(Math.round(index)),
+    onLinkClick: (index: number) => events.linkClick(Math.round(index)),
+    onBackgroundClick: () => events.backgroundClick(),
+    onPointMouseOver: (index: number) => events.nodeHover(Math.round(index)),
+    onPointMouseOut: () => events.nodeHover(undefined),
+    onZoomStart: (_event: unknown, userDriven: boolean) => {
+      if (userDriven) touched = true;
+    },
+    onSimulationTick: () => {
+      if (graph) events.layoutProgress(graph.progress);
+    },
+    onSimulationEnd: () => {
+      if (!simulating) return;
+      simulating = false;
+      events.layoutSettled();
+    },
+  });
+
+  const view: GraphView = {
+    get graph() {
+      if (!graph) throw new Error("the graph is not shown yet");
+      return graph;
+    },
+    async show(model, start) {
+      graph?.destroy();
+      container.replaceChildren();
+      graph = new Graph(container, baseConfig(model, start));
+      await graph.ready;
+      graph.setPointPositions(start.positions, !start.rescale);
+      graph.setLinks(model.topology.links);
+      setStyle(graph, model.style);
+      touched = false;
+      graph.render(start.simulate ? 1 : 0);
+      noteOverview((start.simulate ? 800 + 600 : 0) + 100);
+      if (start.simulate) {
+        simulating = true;
+        graph.start(1);
+      }
+    },
+    applyStyle(style) {
+      if (!graph) return;
+      setStyle(graph, style);
+      graph.render();
+    },
+    fit(duration = 400) {
+      graph?.fitView(duration, 0.12, false);
+      noteOverview(duration + 50);
+    },
+    refitIfUntouched() {
+      if (!touched) view.fit(600);
+    },
+    focusNode(index) {
+      if (!graph) return;
+      const current = graph.getZoomLevel();
+      // Close enough to see the node's neighborhood, and never further out than the view already is.
+      const target = Math.max(current, (overview ?? current) * 3);
+      graph.zoomToPointByIndex(index, 600, target, false, false);
+    },
+    setFocus(node, link) {
+      graph?.setConfigPartial({ focusedPointIndex: node, focusedLinkIndex: link });
+    },
+    setHighlight(nodes, links) {
+      graph?.setConfigPartial({ highlightedPointIndices: nodes, highlightedLinkIndices: links });
+    },
+    readPositions() {
+      return graph ? Float32Array.from(graph.getPointPositions()) : new Float32Array(0);
+    },
+    destroy() {
+      graph?.destroy();
+      graph = undefined;
+    },
+  };
+  return view;
+}
+
+function edgeCount(model: GraphModel): number {
+  return model.topology.links.length / 2;
+}
+
+/** How many frames the layout cools over: small graphs settle in seconds, large ones get longer to untangle. */
+function decayFor(nodeCount: number): number {
+  if (nodeCount <= 2_000) return 400;
+  if (nodeCount <= 100_000) return 1_500;
+  return 3_000;
+}
+
+const EMPTY = new Float32Array(0);
+
+function setStyle(graph: Graph, style: GraphStyle): void {
+  graph.setConfigPartial({
+    pointDefaultSize: style.node.defaultSize,
+    linkColorInterpolateFromEndpoints: style.edge.rgba === undefined && style.node.rgba !== undefined,
+  });
+  // An empty array means "no per-item values": cosmos.gl then draws that channel with the config default.
+  graph.setPointColors(style.node.rgba ?? EMPTY);
+  graph.setPointSizes(style.node.sizes ?? EMPTY);
+  graph.setLinkColors(style.edge.rgba ?? EMPTY);
+  graph.setLinkWidths(style.edge.widths ?? EMPTY);
+  graph.setLinkStrength(style.edge.strength ?? EMPTY);
+}

@@ -1,0 +1,12 @@
+// Reads the dataset and session ids the page was opened with (graph.html?dataset=<id>&session=<id>).
+
+export type PageParams = { dataset: string | undefined; session: string | undefined };
+
+export function readPageParams(search: string = location.search): PageParams {
+  const params = new URLSearchParams(search);
+  const value = (name: string) => {
+    const raw = params.get(name)?.trim();
+    return raw ? raw : undefined;
+  };
+  return { dataset: value("dataset"), session: value("session") };
+}
