@@ -80,7 +80,54 @@ describe.skipIf(!available)(title, () => {
     expect(await page.evaluate(() => document.documentElement.dataset.layout)).toBe("saved");
     await page.close();
   }, 240_000);
+  it("a second viewer on the same session sees the owner's layout as soon as it is stored", async () => {
+    // Bob may open Alice's (the admin's) dataset once it is shared publicly.
+    const auth = await bearer(server.url);
+    await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ query: 'mutation { createUser(input: {username: "bob", password: "bob-password"}) { id } }' }),
+    });
+    await fetch(`${server.url}/api/v2/share/link/`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ obj_pk: datasetId, obj_type: "dataset", mode: "public", notify: false, invited_users: [], mode_action: "10" }),
+    });
+    const signIn = async (username: string, password: string) => {
+      const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
+      const page = await context.newPage();
+      await page.goto(`${server.url}/login`);
+      await page.fill("#username", username);
+      await page.fill("#password", password);
+      await page.click("button[type=submit]");
+      await page.waitForURL(`${server.url}/`);
+      return { context, page };
+    };
+    const owner = await signIn(ADMIN.username, ADMIN.password);
+    await owner.page.goto(`${server.url}/graph/graph.html?dataset=${datasetId}`);
+    const sessionUrl = owner.page.url();
+    expect(new URL(sessionUrl).searchParams.get("session")).toMatch(/\w+/);
+    // The second viewer joins while the owner's layout is still running.
+    const viewer = await signIn("bob", "bob-password");
+    await viewer.page.goto(sessionUrl);
+    await viewer.page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+    await expect
+      .poll(() => viewer.page.evaluate(() => document.documentElement.dataset.layout), { timeout: 150_000, interval: 500 })
+      .toBe("shared");
+    await viewer.page.screenshot({ path: join(ARTIFACTS, "gateway-second-viewer.png"), timeout: 60_000 });
+    await owner.context.close();
+    await viewer.context.close();
+  }, 240_000);
 });
+
+async function bearer(base: string): Promise<Record<string, string>> {
+  const login = await fetch(`${base}/api-token-auth/`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(ADMIN),
+  });
+  return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+}
 
 /** A 30-node ring with string ids, a category color, sizes, literal edge colors and both kinds of field filter. */
 async function uploadDataset(base: string): Promise<string> {

@@ -107,7 +107,7 @@ class GraphPage {
   }
 
   /** Applies one live change: the tables again when they changed, else only the look, labels or field filters. */
-  async update(previous: VizSession, next: VizSession, _change: SessionChange): Promise<void> {
+  async update(previous: VizSession, next: VizSession, change: SessionChange): Promise<void> {
     this.session = next;
     this.showName();
     if (!this.model || shapeSignature(previous) !== shapeSignature(next)) {
@@ -115,6 +115,8 @@ class GraphPage {
       await this.load();
       return;
     }
+    // The owner stored a layout: everyone else on the session moves to the same picture.
+    if (change.kind === "LAYOUT" && !next.isOwner) await this.showSharedLayout();
     if (styleSignature(previous) !== styleSignature(next)) {
       await reloadStyle(this.routes, next, this.model);
       this.view.applyStyle(this.model.style);
@@ -150,6 +152,15 @@ class GraphPage {
     if (percent === this.shownPercent) return;
     this.shownPercent = percent;
     this.status.set("laying-out", `${this.counts()} · laying out ${percent}%`);
+  }
+
+  private async showSharedLayout(): Promise<void> {
+    const positions = await this.routes.loadLayout().catch(() => undefined);
+    if (!this.model || !positions || positions.length !== this.model.topology.nodeCount * 2) return;
+    this.view.showPositions(positions);
+    this.view.refitIfUntouched();
+    this.status.layout("shared");
+    this.status.set("ready", this.counts());
   }
 
   private async settled(): Promise<void> {

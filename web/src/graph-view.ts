@@ -29,6 +29,8 @@ export type GraphView = {
   setFocus(node: number | undefined, link: number | undefined): void;
   setHighlight(nodes: number[] | undefined, links: number[] | undefined): void;
   readPositions(): Float32Array;
+  /** Moves every node to the given positions (another viewer's layout), stopping any layout running here. */
+  showPositions(positions: Float32Array): void;
   destroy(): void;
 };
 
@@ -124,6 +126,15 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       if (!graph) return;
       setStyle(graph, style);
       graph.render();
+    },
+    showPositions(positions) {
+      if (!graph) return;
+      if (simulating) {
+        simulating = false;
+        graph.pause();
+      }
+      graph.setPointPositions(positions, true);
+      graph.render(0);
     },
     fit(duration = 400) {
       graph?.fitView(duration, 0.12, false);
