@@ -1,44 +1,16 @@
 // Query parameters of a direct table upload (spec 4.3) read into the ingest parser options, refusing what cannot apply.
 import { AppError } from "../errors/app-error.ts";
+import { CSV_OPTIONS } from "../ingest/csv-options.ts";
 import type { Compression, FileType } from "../ingest/formats.ts";
+import { JSON_OPTIONS } from "../ingest/json.ts";
 
 export const DIRECT_FORMATS = ["json", "csv", "parquet", "orc", "arrow"] as const;
 export type DirectFormat = (typeof DIRECT_FORMATS)[number];
 
-/** The query parameters spec 4.3 lists per format. */
+/** The query parameters spec 4.3 lists per format: the same names the file parser options take. */
 const ALLOWED: Record<DirectFormat, readonly string[]> = {
-  json: ["compression", "dtype", "lines", "orient"],
-  csv: [
-    "sep",
-    "delim_whitespace",
-    "lineterminator",
-    "skipinitialspace",
-    "names",
-    "dtype",
-    "quotechar",
-    "quoting",
-    "doublequote",
-    "encoding",
-    "header",
-    "usecols",
-    "mangle_dupe_cols",
-    "skiprows",
-    "skipfooter",
-    "compression",
-    "decimal",
-    "thousands",
-    "true_values",
-    "false_values",
-    "nrows",
-    "byte_range",
-    "skip_blank_lines",
-    "parse_dates",
-    "comment",
-    "na_values",
-    "keep_default_na",
-    "na_filter",
-    "prefix",
-  ],
+  json: JSON_OPTIONS,
+  csv: CSV_OPTIONS,
   parquet: ["columns", "row_groups"],
   orc: ["columns", "skiprows", "num_rows"],
   arrow: [],
