@@ -1,0 +1,152 @@
+// Compiles a parsed filter dict into one polars boolean expression, checking columns (E301) and types (E302).
+
+import pl from "nodejs-polars";
+import type { FilterDict, FilterValue, Predicate, Scalar } from "./ast.ts";
+import { gfqlError } from "./gfql-error.ts";
+
+type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "null" | "other";
+
+function columnKind(df: pl.DataFrame, column: string): ColumnKind {
+  let variant: string;
+  try {
+    variant = String(df.getColumn(column).dtype.variant);
+  } catch {
+    return "other"; // dtype throws for Binary/Int128 columns
+  }
+  if (/^(U?Int\d+|Float\d+)$/.test(variant)) return "numeric";
+  if (variant === "String" || variant === "Utf8" || variant === "Categorical") return "string";
+  if (variant === "Bool") return "bool";
+  if (variant === "Date" || variant === "Datetime") return "temporal";
+  if (variant === "Null") return "null";
+  return "other";
+}
+
+function valueKind(value: Scalar): string {
+  if (value instanceof Date) return "temporal";
+  if (typeof value === "number") return "numeric";
+  if (typeof value === "boolean") return "bool";
+  return "string";
+}
+
+function checkOperand(kind: ColumnKind, value: Scalar, column: string, path: string): void {
+  const vk = valueKind(value);
+  const ok =
+    kind === "null" || kind === "other" || vk === kind || (vk === "bool" && kind === "numeric") || (vk === "numeric" && kind === "bool");
+  if (!ok) {
+    throw gfqlError("E302", `column '${column}' holds ${kind} values and cannot be compared with ${vk} ${JSON.stringify(value)}`, path);
+  }
+}
+
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+function regexPrefix(caseSensitive: boolean, flags: number): string {
+  let inline = "";
+  if (!caseSensitive || (flags & 2) !== 0) inline += "i";
+  if ((flags & 8) !== 0) inline += "m";
+  if ((flags & 16) !== 0) inline += "s";
+  return inline === "" ? "" : `(?${inline})`;
+}
+
+function regexPredicate(p: Predicate): { pattern: string; na: boolean | null } | null {
+  switch (p.type) {
+    case "Contains":
+      return { pattern: regexPrefix(p.case, p.flags) + (p.regex ? p.pat : escapeRegex(p.pat)), na: p.na };
+    case "Startswith":
+      return { pattern: `${regexPrefix(p.case, 0)}^(?:${p.pat.map(escapeRegex).join("|")})`, na: p.na };
+    case "Endswith":
+      return { pattern: `${regexPrefix(p.case, 0)}(?:${p.pat.map(escapeRegex).join("|")})$`, na: p.na };
+    case "Match":
+      return { pattern: `${regexPrefix(p.case, p.flags)}^(?:${p.pat})`, na: p.na };
+    case "Fullmatch":
+      return { pattern: `${regexPrefix(p.case, p.flags)}^(?:${p.pat})$`, na: p.na };
+    default:
+      return null;
+  }
+}
+
+function membership(col: pl.Expr, kind: ColumnKind, values: Array<Scalar | null>, column: string, path: string): pl.Expr {
+  let expr: pl.Expr = pl.lit(false);
+  for (const v of values) {
+    if (v === null) {
+      expr = expr.or(col.isNull());
+      continue;
+    }
+    checkOperand(kind, v, column, path);
+    expr = expr.or(col.eq(pl.lit(v)));
+  }
+  return expr;
+}
+
+function isMissing(col: pl.Expr, kind: ColumnKind): pl.Expr {
+  // pandas isna/isnull also count float NaN as missing
+  return kind === "numeric" ? col.isNull().or(col.isNan().fillNull(false)) : col.isNull();
+}
+
+function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: string, path: string): pl.Expr {
+  switch (p.type) {
+    case "GT":
+    case "LT":
+    case "GE":
+    case "LE":
+    case "EQ":
+    case "NE": {
+      checkOperand(kind, p.val, column, path);
+      const v = pl.lit(p.val);
+      // null compares as null, which filters treat as false: comparisons with null (NE included) never match
+      if (p.type === "GT") return col.gt(v);
+      if (p.type === "LT") return col.lt(v);
+      if (p.type === "GE") return col.gtEq(v);
+      if (p.type === "LE") return col.ltEq(v);
+      if (p.type === "EQ") return col.eq(v);
+      return col.neq(v);
+    }
+    case "Between":
+      checkOperand(kind, p.lower, column, path);
+      checkOperand(kind, p.upper, column, path);
+      return p.inclusive ? col.gtEq(pl.lit(p.lower)).and(col.ltEq(pl.lit(p.upper))) : col.gt(pl.lit(p.lower)).and(col.lt(pl.lit(p.upper)));
+    case "IsIn":
+      return membership(col, kind, p.options, column, path);
+    case "IsNull":
+    case "IsNA":
+      return isMissing(col, kind);
+    case "NotNull":
+    case "NotNA":
+      return isMissing(col, kind).not();
+    default: {
+      const rx = regexPredicate(p);
+      if (rx === null) throw gfqlError("E101", `unsupported predicate ${p.type}`, path);
+      if (kind !== "string" && kind !== "null") {
+        throw gfqlError("E302", `${p.type} needs a string column, but '${column}' holds ${kind} values`, path);
+      }
+      const matched = col.cast(pl.Utf8).str.contains(rx.pattern);
+      return rx.na === null ? matched : matched.fillNull(pl.lit(rx.na));
+    }
+  }
+}
+
+function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
+  if (!df.columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, path);
+  const kind = columnKind(df, column);
+  const col = pl.col(column);
+  if (value.kind === "in") return membership(col, kind, value.values, column, path);
+  if (value.kind === "predicate") return predicateExpr(col, kind, value.predicate, column, path);
+  // A plain null value matches missing values (pandas `== None` would match nothing; this is the useful reading).
+  if (value.value === null) return isMissing(col, kind);
+  checkOperand(kind, value.value, column, path);
+  return col.eq(pl.lit(value.value));
+}
+
+/** One AND of all entries, or null when the dict is empty. `path` prefixes each entry's error path. */
+export function filterExpr(df: pl.DataFrame, filter: FilterDict, path: string): pl.Expr | null {
+  let expr: pl.Expr | null = null;
+  for (const [column, value] of Object.entries(filter)) {
+    const e = entryExpr(df, column, value, `${path}.${column}`);
+    expr = expr === null ? e : expr.and(e);
+  }
+  return expr;
+}
+
+export function applyFilter(df: pl.DataFrame, filter: FilterDict, path: string): pl.DataFrame {
+  const expr = filterExpr(df, filter, path);
+  return expr === null ? df : df.filter(expr);
+}

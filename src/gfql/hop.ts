@@ -1,0 +1,103 @@
+// One Edge step: the layered forward hop from a wavefront, and the backward pass that keeps only edges on full paths.
+
+import pl from "nodejs-polars";
+import type { EdgeOp } from "./ast.ts";
+import { applyFilter } from "./filter-expr.ts";
+import { A, B, EID, ID, idsOf, keepIn, union } from "./graph-frames.ts";
+
+/** The graph a hop walks: nodes (with ID column `nodeId`) and edges with a synthetic EID index. */
+export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
+
+/** Forward result: S_k (edges EID/A/B taken at hop k, k = 1..layers.length), F_k (ids reached at hop k), and the reached set. */
+export type HopForward = { layers: pl.DataFrame[]; fronts: pl.DataFrame[]; reached: pl.DataFrame };
+
+/** Oriented edges: A is the side the walk leaves from, B the side it arrives at. Undirected edges go both ways. */
+function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
+  const edges = applyFilter(g.edges, op.edgeMatch, `${path}.edge_match`);
+  const fwd = edges.select(pl.col(EID), pl.col(g.source).alias(A), pl.col(g.destination).alias(B));
+  const rev = edges.select(pl.col(EID), pl.col(g.destination).alias(A), pl.col(g.source).alias(B));
+  let oriented = op.direction === "forward" ? fwd : op.direction === "reverse" ? rev : pl.concat([fwd, rev]).unique();
+  if (Object.keys(op.sourceNodeMatch).length > 0) {
+    const ok = idsOf(applyFilter(g.nodes, op.sourceNodeMatch, `${path}.source_node_match`), g.nodeId);
+    oriented = keepIn(oriented, A, ok);
+  }
+  if (Object.keys(op.destinationNodeMatch).length > 0) {
+    const ok = idsOf(applyFilter(g.nodes, op.destinationNodeMatch, `${path}.destination_node_match`), g.nodeId);
+    oriented = keepIn(oriented, B, ok);
+  }
+  return oriented;
+}
+
+/**
+ * Walks hop by hop from `wavefront` (an ID frame). Hop k takes every matching edge leaving F_{k-1}, so a node can
+ * be revisited through cycles; the walk stops at max_hops, when a hop reaches nothing, or (to_fixed_point without
+ * max_hops) when a hop adds no edge and no node not seen before. Reached = nodes first or again reached at a hop
+ * within [min_hops, max_hops].
+ */
+export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string): HopForward {
+  const oriented = orientedEdges(g, op, path);
+  const empty = wavefront.head(0);
+  const layers: pl.DataFrame[] = [];
+  const fronts: pl.DataFrame[] = [wavefront];
+  let seenNodes = wavefront;
+  let seenEdges = oriented.select(EID).head(0);
+  let front = wavefront;
+  for (let k = 1; op.maxHops === null || k <= op.maxHops; k++) {
+    const step = keepIn(oriented, A, front);
+    if (step.height === 0) break;
+    const next = idsOf(step, B);
+    layers.push(step);
+    fronts.push(next);
+    if (op.maxHops === null) {
+      const newEdges = step.select(EID).join(seenEdges, { on: EID, how: "anti" });
+      const newNodes = next.join(seenNodes, { on: ID, how: "anti" });
+      if (newEdges.height === 0 && newNodes.height === 0) {
+        layers.pop();
+        fronts.pop();
+        break;
+      }
+      seenEdges = pl.concat([seenEdges, newEdges]);
+      seenNodes = pl.concat([seenNodes, newNodes]);
+    }
+    front = next;
+  }
+  const inRange = fronts.filter((_, k) => k >= op.minHops);
+  return { layers, fronts, reached: union(inRange, empty) };
+}
+
+/**
+ * Backward pass: keeps the hop-k edges that lie on a walk from the wavefront to a node of `targets` (the later
+ * step's pruned nodes) whose length is within the hop bounds. Returns the kept edge ids (EID frame), the nodes
+ * those walks touch, and the wavefront nodes that start such a walk.
+ */
+export function hopBackward(
+  forward: HopForward,
+  op: EdgeOp,
+  targets: pl.DataFrame,
+): { edgeIds: pl.DataFrame; touched: pl.DataFrame; starts: pl.DataFrame } {
+  const empty = targets.head(0);
+  const last = forward.layers.length;
+  const kept: pl.DataFrame[] = [];
+  let good = empty; // G_{k+1}: nodes at hop k+1 from which a walk can still end well
+  for (let k = last; k >= 0; k--) {
+    const parts: pl.DataFrame[] = [];
+    const front = forward.fronts[k];
+    if (front !== undefined && k >= op.minHops && (op.maxHops === null || k <= op.maxHops)) {
+      parts.push(front.join(targets, { on: ID, how: "semi" }));
+    }
+    const layer = forward.layers[k]; // S_{k+1}
+    if (layer !== undefined && good.height > 0) {
+      const useful = keepIn(layer, B, good);
+      kept.push(useful);
+      parts.push(idsOf(useful, A));
+    }
+    good = union(parts, empty);
+  }
+  const edges = kept.length === 0 ? undefined : pl.concat(kept);
+  if (edges === undefined) return { edgeIds: pl.DataFrame({ [EID]: [] }).head(0), touched: empty, starts: empty };
+  return {
+    edgeIds: edges.select(EID).unique(),
+    touched: union([idsOf(edges, A), idsOf(edges, B)], empty),
+    starts: good,
+  };
+}

@@ -1,0 +1,146 @@
+// Parses one GFQL chain operation (Node or Edge) from JSON, resolving Edge hop bounds.
+
+import type { ChainOp, Direction, EdgeOp, NodeOp } from "./ast.ts";
+import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
+import { parseFilterDict } from "./parse-predicate.ts";
+
+const NODE_KEYS = ["type", "filter_dict", "name", "query"] as const;
+const EDGE_KEYS = [
+  "type",
+  "direction",
+  "edge_match",
+  "hops",
+  "min_hops",
+  "max_hops",
+  "to_fixed_point",
+  "source_node_match",
+  "destination_node_match",
+  "name",
+  "source_node_query",
+  "destination_node_query",
+  "edge_query",
+  "output_min_hops",
+  "output_max_hops",
+  "label_node_hops",
+  "label_edge_hops",
+  "label_seeds",
+  "include_zero_hop_seed",
+] as const;
+/** Edge options accepted only at their default (null/false): their behaviour is not implemented yet. */
+const EDGE_DEFAULT_ONLY = [
+  "output_min_hops",
+  "output_max_hops",
+  "label_node_hops",
+  "label_edge_hops",
+  "label_seeds",
+  "include_zero_hop_seed",
+] as const;
+const DIRECTIONS: readonly Direction[] = ["forward", "reverse", "undirected"];
+
+function parseName(value: unknown, path: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value === "") throw gfqlError("E204", "'name' must be a non-empty string", path);
+  return value;
+}
+
+/** `*_query` strings are pandas DataFrame.query expressions: refused until an expression engine exists. */
+function refuseQuery(value: unknown, key: string, path: string): void {
+  if (value === undefined || value === null) return;
+  if (typeof value !== "string") throw gfqlError("E205", `'${key}' must be a string`, `${path}.${key}`);
+  if (value.trim() !== "") {
+    throw gfqlError("E205", `'${key}' (pandas query expressions) is not supported yet; use filter dicts and predicates`, `${path}.${key}`);
+  }
+}
+
+function optHopCount(obj: Record<string, unknown>, key: string, path: string): number | undefined {
+  const v = obj[key];
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0) {
+    throw gfqlError("E103", `'${key}' must be a non-negative integer`, `${path}.${key}`);
+  }
+  return v;
+}
+
+function parseNode(obj: Record<string, unknown>, path: string): NodeOp {
+  checkKeys(obj, NODE_KEYS, path);
+  refuseQuery(obj.query, "query", path);
+  const name = parseName(obj.name, `${path}.name`);
+  const op: NodeOp = { type: "Node", filter: parseFilterDict(obj.filter_dict, `${path}.filter_dict`) };
+  if (name !== undefined) op.name = name;
+  return op;
+}
+
+function parseEdge(obj: Record<string, unknown>, path: string): EdgeOp {
+  checkKeys(obj, EDGE_KEYS, path);
+  if (obj.direction === undefined) throw gfqlError("E105", "missing required field 'direction'", path);
+  if (typeof obj.direction !== "string" || !(DIRECTIONS as readonly string[]).includes(obj.direction)) {
+    throw gfqlError("E104", `direction must be forward, reverse or undirected, not ${JSON.stringify(obj.direction)}`, `${path}.direction`);
+  }
+  for (const key of ["source_node_query", "destination_node_query", "edge_query"]) refuseQuery(obj[key], key, path);
+  for (const key of EDGE_DEFAULT_ONLY) {
+    const v = obj[key];
+    if (v !== undefined && v !== null && v !== false) throw gfqlError("E103", `'${key}' is not supported yet`, `${path}.${key}`);
+  }
+  const toFixedPoint = obj.to_fixed_point ?? false;
+  if (typeof toFixedPoint !== "boolean") throw gfqlError("E103", "'to_fixed_point' must be a boolean", `${path}.to_fixed_point`);
+  const hops = optHopCount(obj, "hops", path);
+  const minGiven = optHopCount(obj, "min_hops", path);
+  const maxGiven = optHopCount(obj, "max_hops", path);
+  // Hop bounds as documented (language.md, hop.py resolve_hop_bounds): `hops` is shorthand for max_hops and an
+  // absent/null `hops` counts as 1 (as the n-e-n fast path and the SDK examples do); to_fixed_point removes the
+  // upper bound unless max_hops is given; min_hops defaults to 1.
+  const maxHops = toFixedPoint ? (maxGiven ?? null) : (maxGiven ?? hops ?? 1);
+  const minHops = minGiven ?? 1;
+  if (maxHops === 0 || minHops === 0) {
+    throw gfqlError("E103", "zero-hop edges (hops/min_hops/max_hops of 0) are not supported yet", path);
+  }
+  if (maxHops !== null && minHops > maxHops) {
+    throw gfqlError("E103", `min_hops (${minHops}) exceeds max_hops (${maxHops})`, path);
+  }
+  const op: EdgeOp = {
+    type: "Edge",
+    direction: obj.direction as Direction,
+    edgeMatch: parseFilterDict(obj.edge_match, `${path}.edge_match`),
+    sourceNodeMatch: parseFilterDict(obj.source_node_match, `${path}.source_node_match`),
+    destinationNodeMatch: parseFilterDict(obj.destination_node_match, `${path}.destination_node_match`),
+    minHops,
+    maxHops,
+    toFixedPoint,
+  };
+  const name = parseName(obj.name, `${path}.name`);
+  if (name !== undefined) op.name = name;
+  return op;
+}
+
+export function parseChainOp(value: unknown, path: string): ChainOp {
+  if (!isPlainObject(value)) throw gfqlError("E101", "a chain operation must be an object", path);
+  switch (value.type) {
+    case "Node":
+      return parseNode(value, path);
+    case "Edge":
+      return parseEdge(value, path);
+    case "Call":
+    case "RemoteGraph":
+      throw gfqlError("E101", `'${value.type}' operations are not supported yet`, `${path}.type`);
+    case "Chain":
+    case "Let":
+    case "QueryDAG":
+    case "Ref":
+      throw gfqlError("E101", `'${value.type}' cannot appear inside a chain`, `${path}.type`);
+    default:
+      throw gfqlError("E101", `unknown operation type ${JSON.stringify(value.type)}`, `${path}.type`);
+  }
+}
+
+export function parseChainOps(value: unknown, path: string, allowEmpty: boolean): ChainOp[] {
+  if (!Array.isArray(value)) throw gfqlError("E101", "a chain must be a list of operations", path);
+  if (value.length === 0 && !allowEmpty) throw gfqlError("E106", "the chain is empty", path);
+  const ops = value.map((op, i) => parseChainOp(op, `${path}[${i}]`));
+  const seen = new Set<string>();
+  ops.forEach((op, i) => {
+    if (op.name === undefined) return;
+    if (seen.has(op.name)) throw gfqlError("E204", `duplicate step name '${op.name}'`, `${path}[${i}].name`);
+    seen.add(op.name);
+  });
+  return ops;
+}

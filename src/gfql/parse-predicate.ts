@@ -1,0 +1,150 @@
+// Parses GFQL predicate objects and filter_dict values from JSON into the validated AST.
+
+import type { FilterDict, FilterValue, Predicate, Scalar } from "./ast.ts";
+import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
+
+const COMPARISONS = ["GT", "LT", "GE", "LE", "EQ", "NE"] as const;
+const NO_ARG = ["IsNull", "NotNull", "IsNA", "NotNA"] as const;
+const REGEX_FLAGS = { IGNORECASE: 2, MULTILINE: 8, DOTALL: 16 } as const;
+const ALL_FLAGS = REGEX_FLAGS.IGNORECASE | REGEX_FLAGS.MULTILINE | REGEX_FLAGS.DOTALL;
+
+/** A temporal operand `{"type":"datetime"|"date","value":ISO,"timezone"?}` becomes a Date. */
+function parseTemporal(obj: Record<string, unknown>, path: string): Date {
+  checkKeys(obj, ["type", "value", "timezone"], path);
+  if (obj.type !== "datetime" && obj.type !== "date") {
+    throw gfqlError("E203", `unsupported temporal operand type '${String(obj.type)}' (datetime and date are supported)`, path);
+  }
+  if (obj.timezone !== undefined && obj.timezone !== "UTC") {
+    throw gfqlError("E203", "only the UTC timezone is supported for temporal operands", `${path}.timezone`);
+  }
+  if (typeof obj.value !== "string") throw gfqlError("E203", "temporal value must be an ISO string", `${path}.value`);
+  // A naive ISO datetime is read as UTC, like a UTC-tagged pandas Timestamp.
+  const iso = obj.type === "date" || /[zZ]|[+-]\d\d:?\d\d$/.test(obj.value) ? obj.value : `${obj.value}Z`;
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) throw gfqlError("E203", `invalid ${obj.type} '${obj.value}'`, `${path}.value`);
+  return date;
+}
+
+function parseScalar(value: unknown, path: string, allowBool: boolean): Scalar {
+  if (typeof value === "number" && Number.isFinite(value)) return value;
+  if (typeof value === "string") return value;
+  if (allowBool && typeof value === "boolean") return value;
+  if (isPlainObject(value)) return parseTemporal(value, path);
+  throw gfqlError("E203", `invalid predicate operand ${JSON.stringify(value)}`, path);
+}
+
+function optBool(obj: Record<string, unknown>, key: string, dflt: boolean, path: string): boolean {
+  const v = obj[key];
+  if (v === undefined) return dflt;
+  if (typeof v !== "boolean") throw gfqlError("E203", `'${key}' must be a boolean`, `${path}.${key}`);
+  return v;
+}
+
+function optNa(obj: Record<string, unknown>, path: string): boolean | null {
+  const v = obj.na;
+  if (v === undefined || v === null) return null;
+  if (typeof v !== "boolean") throw gfqlError("E203", "'na' must be a boolean or null", `${path}.na`);
+  return v;
+}
+
+function optFlags(obj: Record<string, unknown>, path: string): number {
+  const v = obj.flags;
+  if (v === undefined) return 0;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || (v & ~ALL_FLAGS) !== 0) {
+    throw gfqlError("E203", "'flags' supports only re.IGNORECASE (2), re.MULTILINE (8) and re.DOTALL (16)", `${path}.flags`);
+  }
+  return v;
+}
+
+function requiredString(obj: Record<string, unknown>, key: string, path: string): string {
+  const v = obj[key];
+  if (v === undefined) throw gfqlError("E105", `missing required field '${key}'`, path);
+  if (typeof v !== "string") throw gfqlError("E203", `'${key}' must be a string`, `${path}.${key}`);
+  return v;
+}
+
+export function parsePredicate(obj: Record<string, unknown>, path: string): Predicate {
+  const type = obj.type;
+  if (typeof type !== "string") throw gfqlError("E105", "predicate is missing its 'type'", path);
+  if ((COMPARISONS as readonly string[]).includes(type)) {
+    checkKeys(obj, ["type", "val"], path);
+    if (!("val" in obj)) throw gfqlError("E105", "missing required field 'val'", path);
+    const allowBool = type === "EQ" || type === "NE";
+    return { type: type as (typeof COMPARISONS)[number], val: parseScalar(obj.val, `${path}.val`, allowBool) };
+  }
+  if ((NO_ARG as readonly string[]).includes(type)) {
+    checkKeys(obj, ["type"], path);
+    return { type: type as (typeof NO_ARG)[number] };
+  }
+  switch (type) {
+    case "Between": {
+      checkKeys(obj, ["type", "lower", "upper", "inclusive"], path);
+      if (!("lower" in obj) || !("upper" in obj)) throw gfqlError("E105", "Between needs 'lower' and 'upper'", path);
+      const lower = parseScalar(obj.lower, `${path}.lower`, false);
+      const upper = parseScalar(obj.upper, `${path}.upper`, false);
+      const numeric = typeof lower === "number" && typeof upper === "number";
+      const temporal = lower instanceof Date && upper instanceof Date;
+      if (!numeric && !temporal) throw gfqlError("E203", "Between bounds must be both numeric or both temporal", path);
+      return { type, lower, upper, inclusive: optBool(obj, "inclusive", true, path) };
+    }
+    case "IsIn": {
+      checkKeys(obj, ["type", "options"], path);
+      if (!Array.isArray(obj.options)) throw gfqlError("E203", "IsIn 'options' must be a list", `${path}.options`);
+      return { type, options: obj.options.map((v, i) => (v === null ? null : parseScalar(v, `${path}.options[${i}]`, true))) };
+    }
+    case "Contains": {
+      checkKeys(obj, ["type", "pat", "case", "flags", "na", "regex"], path);
+      return {
+        type,
+        pat: requiredString(obj, "pat", path),
+        case: optBool(obj, "case", true, path),
+        flags: optFlags(obj, path),
+        na: optNa(obj, path),
+        regex: optBool(obj, "regex", true, path),
+      };
+    }
+    case "Startswith":
+    case "Endswith": {
+      checkKeys(obj, ["type", "pat", "case", "na"], path);
+      const pat = obj.pat;
+      const pats = typeof pat === "string" ? [pat] : pat;
+      if (!Array.isArray(pats) || pats.length === 0 || !pats.every((p) => typeof p === "string")) {
+        throw gfqlError("E203", "'pat' must be a string or a non-empty list of strings", `${path}.pat`);
+      }
+      return { type, pat: pats as string[], case: optBool(obj, "case", true, path), na: optNa(obj, path) };
+    }
+    case "Match":
+    case "Fullmatch": {
+      checkKeys(obj, ["type", "pat", "case", "flags", "na"], path);
+      return {
+        type,
+        pat: requiredString(obj, "pat", path),
+        case: optBool(obj, "case", true, path),
+        flags: optFlags(obj, path),
+        na: optNa(obj, path),
+      };
+    }
+    default:
+      throw gfqlError("E101", `unknown or unsupported predicate type '${type}'`, `${path}.type`);
+  }
+}
+
+function parseFilterValue(value: unknown, path: string): FilterValue {
+  if (value === null) return { kind: "eq", value: null };
+  if (Array.isArray(value)) {
+    return { kind: "in", values: value.map((v, i) => (v === null ? null : parseScalar(v, `${path}[${i}]`, true))) };
+  }
+  if (isPlainObject(value)) return { kind: "predicate", predicate: parsePredicate(value, path) };
+  return { kind: "eq", value: parseScalar(value, path, true) };
+}
+
+export function parseFilterDict(value: unknown, path: string): FilterDict {
+  if (value === undefined || value === null) return {};
+  if (!isPlainObject(value)) throw gfqlError("E201", "filter dict must be an object", path);
+  const out: FilterDict = {};
+  for (const [key, v] of Object.entries(value)) {
+    if (key.startsWith("label__")) throw gfqlError("E102", `label filters ('${key}') are not supported yet`, `${path}.${key}`);
+    out[key] = parseFilterValue(v, `${path}.${key}`);
+  }
+  return out;
+}

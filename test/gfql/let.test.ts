@@ -1,0 +1,78 @@
+// Let bindings: dependency order, Refs running chains on earlier results, output selection, nested scopes.
+
+import { describe, expect, it } from "vitest";
+import { run } from "./helpers.ts";
+
+describe("Let", () => {
+  it("a Ref runs its chain on the referenced result", () => {
+    // people = a, b, d, f with no edges; hopping from them inside that result finds no edges, so the Ref's
+    // chain is evaluated on the bound result, not on the root graph
+    const q = {
+      type: "Let",
+      bindings: {
+        people: { type: "Node", filter_dict: { type: "person" } },
+        hopped: { type: "Ref", ref: "people", chain: [{ type: "Edge", direction: "forward" }] },
+      },
+    };
+    expect(run(q)).toEqual({ nodes: [], edges: [] });
+  });
+
+  it("Refs narrow a traversal result; the last executed binding is the result", () => {
+    // fromA = a->b (e0), a->c (e3); keeping only edges with rel y inside it leaves e3 (a->c)
+    const q = {
+      type: "Let",
+      bindings: {
+        narrowed: { type: "Ref", ref: "fromA", chain: [{ type: "Edge", direction: "forward", edge_match: { rel: "y" } }] },
+        fromA: [
+          { type: "Node", filter_dict: { id: "a" } },
+          { type: "Edge", direction: "forward" },
+        ],
+      },
+    };
+    // Kahn order: fromA (no deps) then narrowed, which is last executed although declared first
+    expect(run(q)).toEqual({ nodes: ["a", "c"], edges: ["e3"] });
+  });
+
+  it("output picks a binding; Node, Edge and Chain bindings run on the root graph", () => {
+    const q = {
+      type: "Let",
+      bindings: {
+        bots: { type: "Node", filter_dict: { type: "bot" } },
+        xs: { type: "Edge", direction: "forward", edge_match: { rel: "x" } },
+        all: { type: "Chain", chain: [{ type: "Node", filter_dict: { id: ["c", "d"] } }] },
+      },
+      output: "xs",
+    };
+    expect(run(q)).toEqual({ nodes: ["a", "b", "c", "d", "e"], edges: ["e0", "e2", "e4"] });
+    expect(run({ ...q, output: "bots" })).toEqual({ nodes: ["e"], edges: [] });
+    expect(run({ ...q, output: undefined })).toEqual({ nodes: ["c", "d"], edges: [] });
+  });
+
+  it("nested Lets see outer bindings", () => {
+    const q = {
+      type: "Let",
+      bindings: {
+        base: [{ type: "Edge", direction: "forward", edge_match: { rel: "x" } }],
+        inner: {
+          type: "Let",
+          bindings: {
+            fromE: {
+              type: "Ref",
+              ref: "base",
+              chain: [
+                { type: "Node", filter_dict: { id: "e" } },
+                { type: "Edge", direction: "forward" },
+              ],
+            },
+          },
+        },
+      },
+    };
+    expect(run(q)).toEqual({ nodes: ["a", "e"], edges: ["e4"] });
+  });
+
+  it("filter errors inside bindings name the binding", () => {
+    const q = { type: "Let", bindings: { bad: { type: "Node", filter_dict: { nope: 1 } } } };
+    expect(() => run(q)).toThrow(/\[E301\] column 'nope' not found \(at bindings\.bad\.filter_dict\.nope\)/);
+  });
+});
