@@ -9,5 +9,6 @@ import "./types/health.ts";
 import "./types/file.ts";
 import "./types/dataset.ts";
 import "./types/viz-session.ts";
+import "./types/gfql.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

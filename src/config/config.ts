@@ -30,6 +30,10 @@ export type Config = Readonly<{
   shutdownGraceMs: number;
   /** Browser session cookies only over HTTPS (spec 5.6 COOKIE_SECURE). */
   cookieSecure: boolean;
+  /** GFQL: time limit per query, worker threads, most rows returned per table. */
+  gfqlTimeoutMs: number;
+  gfqlWorkers: number;
+  gfqlMaxRows: number;
   /** Sharing mode of new datasets: private, organization or public. */
   defaultSharingMode: "private" | "organization" | "public";
 }>;
@@ -121,6 +125,9 @@ export function loadConfig(env: Env = process.env): Config {
     }),
     shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000),
     cookieSecure: bool(env, "COOKIE_SECURE", true),
+    gfqlTimeoutMs: int(env, "GFQL_TIMEOUT_MS", 60_000, 1),
+    gfqlWorkers: int(env, "GFQL_WORKERS", 1, 1),
+    gfqlMaxRows: int(env, "GFQL_MAX_ROWS", 10_000, 1),
     defaultSharingMode: sharingMode(env.DEFAULT_SHARING_MODE),
   });
 }

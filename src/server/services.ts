@@ -13,6 +13,8 @@ import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
 import { createDatasetService } from "../datasets/datasets-service.ts";
 import { createFileService } from "../files/files-service.ts";
+import { createGfqlService } from "../gfql/surface/gfql-service.ts";
+import { createQueryPool } from "../gfql/surface/query-pool.ts";
 import { createHealthService } from "../health/health-service.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
@@ -70,6 +72,8 @@ export async function createServices(config: Config, logger: Logger) {
     decompress,
     defaultSharingMode: config.defaultSharingMode,
   });
+  const queryPool = createQueryPool({ size: config.gfqlWorkers, timeoutMs: config.gfqlTimeoutMs });
+  const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -81,6 +85,7 @@ export async function createServices(config: Config, logger: Logger) {
 
   async function close(): Promise<void> {
     workers.close();
+    await queryPool.close();
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
   }
 
@@ -100,6 +105,7 @@ export async function createServices(config: Config, logger: Logger) {
     files,
     datasets,
     sessions,
+    gfql,
     workers,
     health,
     close,

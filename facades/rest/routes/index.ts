@@ -3,7 +3,15 @@ import type { RestRoute } from "../route-types.ts";
 import { AUTH_ROUTES } from "./auth.ts";
 import { DATASET_ROUTES } from "./datasets.ts";
 import { FILE_ROUTES } from "./files.ts";
+import { GFQL_ROUTES } from "./gfql.ts";
 import { HEALTH_ROUTES } from "./health.ts";
 import { SESSION_ROUTES } from "./sessions.ts";
 
-export const REST_ROUTES: readonly RestRoute[] = [...AUTH_ROUTES, ...HEALTH_ROUTES, ...FILE_ROUTES, ...DATASET_ROUTES, ...SESSION_ROUTES];
+export const REST_ROUTES: readonly RestRoute[] = [
+  ...AUTH_ROUTES,
+  ...HEALTH_ROUTES,
+  ...FILE_ROUTES,
+  ...DATASET_ROUTES,
+  ...SESSION_ROUTES,
+  ...GFQL_ROUTES,
+];

@@ -1,0 +1,38 @@
+// GFQL queries on a dataset or a live session: true counts, and rows up to a limit.
+
+import { AppError } from "../../src/errors/app-error.ts";
+import type { QueryAnswer } from "../../src/gfql/surface/run-query.ts";
+import { builder } from "../builder.ts";
+
+const GfqlOutput = builder.enumType("GfqlOutput", { values: ["shape", "nodes", "edges", "all"] as const });
+
+const GfqlResult = builder.objectRef<QueryAnswer>("GfqlResult").implement({
+  description: "What a GFQL query matched: counts are the true totals; rows stop at the limit.",
+  fields: (t) => ({
+    nodeCount: t.exposeInt("nodeCount"),
+    edgeCount: t.exposeInt("edgeCount"),
+    nodes: t.field({ type: "JSON", nullable: true, resolve: (r) => r.nodes ?? null }),
+    edges: t.field({ type: "JSON", nullable: true, resolve: (r) => r.edges ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  gfql: t.field({
+    type: GfqlResult,
+    description: "Runs a GFQL query (a chain of operations, a Chain or a Let, as JSON or JSON text) on a dataset or a session.",
+    args: {
+      datasetId: t.arg.id(),
+      sessionId: t.arg.id(),
+      query: t.arg({ type: "JSON", required: true }),
+      output: t.arg({ type: GfqlOutput, defaultValue: "shape" }),
+      limit: t.arg.int({ defaultValue: 50 }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const viewer = await ctx.requireViewer();
+      const request = { query: args.query, output: args.output ?? "shape", limit: args.limit ?? 50 };
+      if (args.sessionId) return ctx.services.gfql.onSession(viewer, String(args.sessionId), request);
+      if (args.datasetId) return ctx.services.gfql.onDataset(viewer, String(args.datasetId), request);
+      throw new AppError("INVALID_INPUT", "give datasetId or sessionId", { details: { field: "datasetId" } });
+    },
+  }),
+}));

@@ -1,0 +1,69 @@
+// One GFQL query over a dataset's stored tables: parse, execute, and shape the answer (counts, limited rows).
+import pl from "nodejs-polars";
+import { isAppError } from "../../errors/app-error.ts";
+import { readTable } from "../../ingest/table-files.ts";
+import { executeGfql } from "../execute.ts";
+import { parseGfql } from "../parse.ts";
+
+export const OUTPUT_TYPES = ["shape", "nodes", "edges", "all"] as const;
+export type OutputType = (typeof OUTPUT_TYPES)[number];
+
+export type QueryJob = {
+  nodesPath: string;
+  edgesPath: string | undefined;
+  nodeId: string;
+  source: string;
+  destination: string;
+  /** The query as sent: JSON text or an already-parsed value. */
+  query: unknown;
+  output: OutputType;
+  /** Most rows returned per table; counts are always the true totals. */
+  limit: number;
+};
+
+export type QueryAnswer = {
+  nodeCount: number;
+  edgeCount: number;
+  nodes: Record<string, unknown>[] | undefined;
+  edges: Record<string, unknown>[] | undefined;
+};
+
+export type QueryFailure = { code: string; message: string; details: Record<string, unknown> | undefined };
+
+/** Rows as plain JSON values: 64-bit integers as numbers when exact, else text; dates as ISO text. */
+function plainRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
+  return rows.map((row) =>
+    Object.fromEntries(
+      Object.entries(row).map(([key, value]) => {
+        if (typeof value === "bigint") return [key, Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()];
+        if (value instanceof Date) return [key, value.toISOString()];
+        return [key, value];
+      }),
+    ),
+  );
+}
+
+export function runQuery(job: QueryJob): QueryAnswer {
+  const query = parseGfql(typeof job.query === "string" ? JSON.parse(job.query) : job.query);
+  const nodes = readTable(job.nodesPath);
+  // A dataset of nodes only still has an (empty) edge table, typed like its node ids.
+  const edges = job.edgesPath
+    ? readTable(job.edgesPath)
+    : nodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
+  const result = executeGfql({ nodes, edges, nodeId: job.nodeId, source: job.source, destination: job.destination }, query);
+  const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
+  return {
+    nodeCount: result.nodes.height,
+    edgeCount: result.edges.height,
+    nodes: want("nodes") ? plainRows(result.nodes.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
+    edges: want("edges") ? plainRows(result.edges.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
+  };
+}
+
+/** Errors cross the worker boundary as data. */
+export function failureOf(error: unknown): QueryFailure {
+  if (isAppError(error)) return { code: error.code, message: error.message, details: error.details };
+  if (error instanceof SyntaxError)
+    return { code: "INVALID_INPUT", message: `[E101] the query is not valid JSON: ${error.message}`, details: undefined };
+  return { code: "INTERNAL", message: error instanceof Error ? error.message : String(error), details: undefined };
+}
