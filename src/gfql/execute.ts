@@ -1,25 +1,37 @@
-// Entry point of GFQL execution: runs a parsed Chain or Let over node and edge DataFrames.
+// Entry point of GFQL execution: runs a parsed Chain, Let or Call over node and edge DataFrames.
 
 import type pl from "nodejs-polars";
-import type { Binding, ChainOp, GfqlQuery, LetQuery } from "./ast.ts";
-import { runChain } from "./chain.ts";
+import type { Binding, ChainOp, ChainQuery, GfqlQuery, LetQuery } from "./ast.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
 import { letOrder } from "./let-order.ts";
+import { runOps } from "./run-ops.ts";
+import type { WhereSpec } from "./same-path.ts";
 
 export type { GfqlGraph } from "./graph-frames.ts";
+
+/**
+ * A query's result. After a row pipeline (a chain ending in rows/select/group_by/...), `rows` is true: `nodes` then
+ * holds the row table and `edges` is empty. Otherwise `rows` is absent and nodes/edges are the matched subgraph.
+ */
+export type GfqlResult = { nodes: pl.DataFrame; edges: pl.DataFrame; rows?: true };
+
+function whereOf(chain: ChainQuery, path: string): WhereSpec | undefined {
+  return chain.where === undefined ? undefined : { clauses: chain.where, path: path === "" ? "where" : `${path}.where` };
+}
 
 function runBinding(root: GfqlGraph, binding: Binding, env: ReadonlyMap<string, GfqlGraph>, path: string): GfqlGraph {
   const at = (prefix: string) => (i: number) => `${prefix}[${i}]`;
   switch (binding.type) {
     case "Node":
     case "Edge":
-      return runChain(root, [binding as ChainOp], () => path);
+    case "Call":
+      return runOps(root, [binding as ChainOp], () => path);
     case "Chain":
-      return runChain(root, binding.chain, at(`${path}.chain`));
+      return runOps(root, binding.chain, at(`${path}.chain`), whereOf(binding, path));
     case "Ref": {
       const base = env.get(binding.ref);
       if (base === undefined) throw new Error(`unresolved Ref '${binding.ref}' (parse should have refused it)`);
-      return runChain(base, binding.chain, at(`${path}.chain`));
+      return runOps(base, binding.chain, at(`${path}.chain`));
     }
     case "Let":
       return runLet(root, binding, env, path);
@@ -39,7 +51,8 @@ function runLet(root: GfqlGraph, query: LetQuery, outer: ReadonlyMap<string, Gfq
 }
 
 /** Runs `query` (from parseGfql) and returns the matched nodes and edges with their original attributes. */
-export function executeGfql(graph: GfqlGraph, query: GfqlQuery): { nodes: pl.DataFrame; edges: pl.DataFrame } {
-  const result = query.type === "Chain" ? runChain(graph, query.chain, (i) => `chain[${i}]`) : runLet(graph, query, new Map(), "");
-  return { nodes: result.nodes, edges: result.edges };
+export function executeGfql(graph: GfqlGraph, query: GfqlQuery): GfqlResult {
+  const result =
+    query.type === "Chain" ? runOps(graph, query.chain, (i) => `chain[${i}]`, whereOf(query, "")) : runLet(graph, query, new Map(), "");
+  return result.rows === true ? { nodes: result.nodes, edges: result.edges, rows: true } : { nodes: result.nodes, edges: result.edges };
 }

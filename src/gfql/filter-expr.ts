@@ -1,10 +1,25 @@
 // Compiles a parsed filter dict into one polars boolean expression, checking columns (E301) and types (E302).
 
 import pl from "nodejs-polars";
-import type { FilterDict, FilterValue, Predicate, Scalar } from "./ast.ts";
+import {
+  DATE_PART_TESTS,
+  type DatePartTest,
+  type FilterDict,
+  type FilterValue,
+  type Predicate,
+  type Scalar,
+  STRING_CLASS_TESTS,
+  type StringClassTest,
+} from "./ast.ts";
 import { gfqlError } from "./gfql-error.ts";
+import { datePartExpr, duplicatedExpr, stringClassExpr } from "./predicate-extra.ts";
 
-type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "null" | "other";
+type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "time" | "null" | "other";
+
+/** A literal operand; a time of day compares as nanoseconds since midnight (time columns are cast likewise). */
+function lit(value: Scalar): pl.Expr {
+  return typeof value === "object" && !(value instanceof Date) ? pl.lit(value.timeNanos) : pl.lit(value);
+}
 
 function columnKind(df: pl.DataFrame, column: string): ColumnKind {
   let variant: string;
@@ -17,12 +32,14 @@ function columnKind(df: pl.DataFrame, column: string): ColumnKind {
   if (variant === "String" || variant === "Utf8" || variant === "Categorical") return "string";
   if (variant === "Bool") return "bool";
   if (variant === "Date" || variant === "Datetime") return "temporal";
+  if (variant === "Time") return "time";
   if (variant === "Null") return "null";
   return "other";
 }
 
 function valueKind(value: Scalar): string {
   if (value instanceof Date) return "temporal";
+  if (typeof value === "object") return "time";
   if (typeof value === "number") return "numeric";
   if (typeof value === "boolean") return "bool";
   return "string";
@@ -72,7 +89,7 @@ function membership(col: pl.Expr, kind: ColumnKind, values: Array<Scalar | null>
       continue;
     }
     checkOperand(kind, v, column, path);
-    expr = expr.or(col.eq(pl.lit(v)));
+    expr = expr.or(col.eq(lit(v)));
   }
   return expr;
 }
@@ -91,7 +108,7 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
     case "EQ":
     case "NE": {
       checkOperand(kind, p.val, column, path);
-      const v = pl.lit(p.val);
+      const v = lit(p.val);
       // null compares as null, which filters treat as false: comparisons with null (NE included) never match
       if (p.type === "GT") return col.gt(v);
       if (p.type === "LT") return col.lt(v);
@@ -103,7 +120,7 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
     case "Between":
       checkOperand(kind, p.lower, column, path);
       checkOperand(kind, p.upper, column, path);
-      return p.inclusive ? col.gtEq(pl.lit(p.lower)).and(col.ltEq(pl.lit(p.upper))) : col.gt(pl.lit(p.lower)).and(col.lt(pl.lit(p.upper)));
+      return p.inclusive ? col.gtEq(lit(p.lower)).and(col.ltEq(lit(p.upper))) : col.gt(lit(p.lower)).and(col.lt(lit(p.upper)));
     case "IsIn":
       return membership(col, kind, p.options, column, path);
     case "IsNull":
@@ -112,7 +129,21 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
     case "NotNull":
     case "NotNA":
       return isMissing(col, kind).not();
+    case "Duplicated":
+      return duplicatedExpr(col, p.keep);
+    case "AllOf":
+      return p.predicates.reduce<pl.Expr>((acc, q) => acc.and(predicateExpr(col, kind, q, column, path)), pl.lit(true));
     default: {
+      if ((STRING_CLASS_TESTS as readonly string[]).includes(p.type)) {
+        if (kind !== "string" && kind !== "null")
+          throw gfqlError("E302", `${p.type} needs a string column, but '${column}' holds ${kind} values`, path);
+        return stringClassExpr(col, p.type as StringClassTest);
+      }
+      if ((DATE_PART_TESTS as readonly string[]).includes(p.type)) {
+        if (kind !== "temporal" && kind !== "null")
+          throw gfqlError("E302", `${p.type} needs a date column, but '${column}' holds ${kind} values`, path);
+        return datePartExpr(col, p.type as DatePartTest);
+      }
       const rx = regexPredicate(p);
       if (rx === null) throw gfqlError("E101", `unsupported predicate ${p.type}`, path);
       if (kind !== "string" && kind !== "null") {
@@ -127,13 +158,13 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
 function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
   if (!df.columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, path);
   const kind = columnKind(df, column);
-  const col = pl.col(column);
+  const col = kind === "time" ? pl.col(column).cast(pl.Int64) : pl.col(column);
   if (value.kind === "in") return membership(col, kind, value.values, column, path);
   if (value.kind === "predicate") return predicateExpr(col, kind, value.predicate, column, path);
   // A plain null value matches missing values (pandas `== None` would match nothing; this is the useful reading).
   if (value.value === null) return isMissing(col, kind);
   checkOperand(kind, value.value, column, path);
-  return col.eq(pl.lit(value.value));
+  return col.eq(lit(value.value));
 }
 
 /** One AND of all entries, or null when the dict is empty. `path` prefixes each entry's error path. */

@@ -2,12 +2,24 @@
 
 import pl from "nodejs-polars";
 
-export type GfqlGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
+/**
+ * A graph being queried. After a row-pipeline Call (rows, select, group_by, ...) `rows` is true: `nodes` then holds
+ * the active row table and `edges` is empty.
+ */
+export type GfqlGraph = {
+  nodes: pl.DataFrame;
+  edges: pl.DataFrame;
+  nodeId: string;
+  source: string;
+  destination: string;
+  rows?: boolean;
+};
 
 export const ID = "__gfql_id";
 export const EID = "__gfql_eid";
 export const A = "__gfql_a";
 export const B = "__gfql_b";
+export const HOP = "__gfql_hop";
 
 /** The distinct values of `column` as a one-column id frame. */
 export function idsOf(df: pl.DataFrame, column: string): pl.DataFrame {
@@ -31,4 +43,11 @@ export function markIn(df: pl.DataFrame, column: string, ids: pl.DataFrame, name
   const base: pl.DataFrame = df.columns.includes(name) ? df.drop(name) : df;
   const joined: pl.DataFrame = base.join(flags, { leftOn: column, rightOn: ID, how: "left" });
   return joined.withColumn(pl.col(name).fillNull(false).alias(name)).select(...base.columns, name);
+}
+
+/** Adds (or replaces) column `name` from a two-column (key, HOP) frame joined on `column`; unmatched rows get null. */
+export function addLabel(df: pl.DataFrame, column: string, labels: pl.DataFrame, key: string, name: string): pl.DataFrame {
+  const base: pl.DataFrame = df.columns.includes(name) ? df.drop(name) : df;
+  const renamed = labels.select(pl.col(key).alias(`${key}_label`), pl.col(HOP).alias(name));
+  return base.join(renamed, { leftOn: column, rightOn: `${key}_label`, how: "left" }).select(...base.columns, name);
 }

@@ -3,7 +3,7 @@
 import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
 import { applyFilter } from "./filter-expr.ts";
-import { A, B, EID, ID, idsOf, keepIn, union } from "./graph-frames.ts";
+import { A, B, EID, HOP, ID, idsOf, keepIn, union } from "./graph-frames.ts";
 
 /** The graph a hop walks: nodes (with ID column `nodeId`) and edges with a synthetic EID index. */
 export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
@@ -34,8 +34,9 @@ function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
  * max_hops) when a hop adds no edge and no node not seen before. Reached = nodes first or again reached at a hop
  * within [min_hops, max_hops].
  */
-export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string): HopForward {
-  const oriented = orientedEdges(g, op, path);
+export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string, allowedEdges?: pl.DataFrame): HopForward {
+  let oriented = orientedEdges(g, op, path);
+  if (allowedEdges !== undefined) oriented = oriented.join(allowedEdges, { on: EID, how: "semi" });
   const empty = wavefront.head(0);
   const layers: pl.DataFrame[] = [];
   const fronts: pl.DataFrame[] = [wavefront];
@@ -65,16 +66,21 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
   return { layers, fronts, reached: union(inRange, empty) };
 }
 
+/** Kept edge ids, the nodes their walks touch, the walk starts, and first-hop labels: EID/HOP and ID/HOP (arrival). */
+export type BackwardResult = {
+  edgeIds: pl.DataFrame;
+  touched: pl.DataFrame;
+  starts: pl.DataFrame;
+  edgeHops: pl.DataFrame;
+  nodeHops: pl.DataFrame;
+};
+
 /**
  * Backward pass: keeps the hop-k edges that lie on a walk from the wavefront to a node of `targets` (the later
  * step's pruned nodes) whose length is within the hop bounds. Returns the kept edge ids (EID frame), the nodes
  * those walks touch, and the wavefront nodes that start such a walk.
  */
-export function hopBackward(
-  forward: HopForward,
-  op: EdgeOp,
-  targets: pl.DataFrame,
-): { edgeIds: pl.DataFrame; touched: pl.DataFrame; starts: pl.DataFrame } {
+export function hopBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFrame): BackwardResult {
   const empty = targets.head(0);
   const last = forward.layers.length;
   const kept: pl.DataFrame[] = [];
@@ -88,16 +94,35 @@ export function hopBackward(
     const layer = forward.layers[k]; // S_{k+1}
     if (layer !== undefined && good.height > 0) {
       const useful = keepIn(layer, B, good);
-      kept.push(useful);
+      kept.push(
+        useful.withColumn(
+          pl
+            .lit(k + 1)
+            .cast(pl.Int64)
+            .alias(HOP),
+        ),
+      );
       parts.push(idsOf(useful, A));
     }
     good = union(parts, empty);
   }
   const edges = kept.length === 0 ? undefined : pl.concat(kept);
-  if (edges === undefined) return { edgeIds: pl.DataFrame({ [EID]: [] }).head(0), touched: empty, starts: empty };
+  if (edges === undefined) {
+    const none = pl.DataFrame({ [EID]: [] }).head(0);
+    const noHops = pl.DataFrame({ [HOP]: [] }).select(pl.col(HOP).cast(pl.Int64));
+    return {
+      edgeIds: none,
+      touched: empty,
+      starts: good,
+      edgeHops: pl.concat([none, noHops], { how: "horizontal" }),
+      nodeHops: pl.concat([empty, noHops], { how: "horizontal" }),
+    };
+  }
   return {
     edgeIds: edges.select(EID).unique(),
     touched: union([idsOf(edges, A), idsOf(edges, B)], empty),
     starts: good,
+    edgeHops: edges.groupBy(EID).agg(pl.col(HOP).min()),
+    nodeHops: edges.groupBy(B).agg(pl.col(HOP).min()).select(pl.col(B).alias(ID), pl.col(HOP)),
   };
 }

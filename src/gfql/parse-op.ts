@@ -1,7 +1,8 @@
-// Parses one GFQL chain operation (Node or Edge) from JSON, resolving Edge hop bounds.
+// Parses one GFQL chain operation (Node, Edge or Call) from JSON, resolving Edge hop bounds.
 
 import type { ChainOp, Direction, EdgeOp, NodeOp } from "./ast.ts";
 import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
+import { parseCall } from "./parse-call.ts";
 import { parseFilterDict } from "./parse-predicate.ts";
 
 const NODE_KEYS = ["type", "filter_dict", "name", "query"] as const;
@@ -27,14 +28,7 @@ const EDGE_KEYS = [
   "include_zero_hop_seed",
 ] as const;
 /** Edge options accepted only at their default (null/false): their behaviour is not implemented yet. */
-const EDGE_DEFAULT_ONLY = [
-  "output_min_hops",
-  "output_max_hops",
-  "label_node_hops",
-  "label_edge_hops",
-  "label_seeds",
-  "include_zero_hop_seed",
-] as const;
+const EDGE_DEFAULT_ONLY = ["include_zero_hop_seed"] as const;
 const DIRECTIONS: readonly Direction[] = ["forward", "reverse", "undirected"];
 
 function parseName(value: unknown, path: string): string | undefined {
@@ -70,7 +64,8 @@ function parseNode(obj: Record<string, unknown>, path: string): NodeOp {
   return op;
 }
 
-function parseEdge(obj: Record<string, unknown>, path: string): EdgeOp {
+/** Parses an Edge object (also the params of a hop Call). */
+export function parseEdgeObject(obj: Record<string, unknown>, path: string): EdgeOp {
   checkKeys(obj, EDGE_KEYS, path);
   if (obj.direction === undefined) throw gfqlError("E105", "missing required field 'direction'", path);
   if (typeof obj.direction !== "string" || !(DIRECTIONS as readonly string[]).includes(obj.direction)) {
@@ -88,12 +83,10 @@ function parseEdge(obj: Record<string, unknown>, path: string): EdgeOp {
   const maxGiven = optHopCount(obj, "max_hops", path);
   // Hop bounds as documented (language.md, hop.py resolve_hop_bounds): `hops` is shorthand for max_hops and an
   // absent/null `hops` counts as 1 (as the n-e-n fast path and the SDK examples do); to_fixed_point removes the
-  // upper bound unless max_hops is given; min_hops defaults to 1.
+  // upper bound unless max_hops is given.
   const maxHops = toFixedPoint ? (maxGiven ?? null) : (maxGiven ?? hops ?? 1);
-  const minHops = minGiven ?? 1;
-  if (maxHops === 0 || minHops === 0) {
-    throw gfqlError("E103", "zero-hop edges (hops/min_hops/max_hops of 0) are not supported yet", path);
-  }
+  // min_hops defaults to 1, or 0 when max_hops is 0; a zero-length walk keeps the wavefront node itself
+  const minHops = minGiven ?? (maxHops === 0 ? 0 : 1);
   if (maxHops !== null && minHops > maxHops) {
     throw gfqlError("E103", `min_hops (${minHops}) exceeds max_hops (${maxHops})`, path);
   }
@@ -107,9 +100,33 @@ function parseEdge(obj: Record<string, unknown>, path: string): EdgeOp {
     maxHops,
     toFixedPoint,
   };
+  parseOutputOptions(obj, op, path);
   const name = parseName(obj.name, `${path}.name`);
   if (name !== undefined) op.name = name;
   return op;
+}
+
+/** output_min/max_hops slicing and the label_* hop-number columns. */
+function parseOutputOptions(obj: Record<string, unknown>, op: EdgeOp, path: string): void {
+  const outMin = optHopCount(obj, "output_min_hops", path);
+  const outMax = optHopCount(obj, "output_max_hops", path);
+  if (outMin !== undefined && outMax !== undefined && outMin > outMax) {
+    throw gfqlError("E103", `output_min_hops (${outMin}) exceeds output_max_hops (${outMax})`, path);
+  }
+  if (outMin !== undefined) op.outputMinHops = outMin;
+  if (outMax !== undefined) op.outputMaxHops = outMax;
+  for (const [key, field] of [
+    ["label_node_hops", "labelNodeHops"],
+    ["label_edge_hops", "labelEdgeHops"],
+  ] as const) {
+    const v = obj[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== "string" || v === "") throw gfqlError("E103", `'${key}' must be a column name`, `${path}.${key}`);
+    op[field] = v;
+  }
+  const seeds = obj.label_seeds ?? false;
+  if (typeof seeds !== "boolean") throw gfqlError("E103", "'label_seeds' must be a boolean", `${path}.label_seeds`);
+  if (seeds) op.labelSeeds = true;
 }
 
 export function parseChainOp(value: unknown, path: string): ChainOp {
@@ -118,8 +135,9 @@ export function parseChainOp(value: unknown, path: string): ChainOp {
     case "Node":
       return parseNode(value, path);
     case "Edge":
-      return parseEdge(value, path);
+      return parseEdgeObject(value, path);
     case "Call":
+      return parseCall(value, path);
     case "RemoteGraph":
       throw gfqlError("E101", `'${value.type}' operations are not supported yet`, `${path}.type`);
     case "Chain":
@@ -132,15 +150,31 @@ export function parseChainOp(value: unknown, path: string): ChainOp {
   }
 }
 
+/** Call steps may only form a prefix or a suffix around the traversal block (Node/Edge steps). */
+function checkCallPlacement(ops: ChainOp[], path: string): void {
+  const first = ops.findIndex((op) => op.type !== "Call");
+  if (first < 0) return;
+  let last = first;
+  ops.forEach((op, i) => {
+    if (op.type !== "Call") last = i;
+  });
+  for (let i = first; i <= last; i++) {
+    if (ops[i]?.type === "Call") {
+      throw gfqlError("E101", "Call steps may only come before or after the Node/Edge steps, not between them", `${path}[${i}]`);
+    }
+  }
+}
+
 export function parseChainOps(value: unknown, path: string, allowEmpty: boolean): ChainOp[] {
   if (!Array.isArray(value)) throw gfqlError("E101", "a chain must be a list of operations", path);
   if (value.length === 0 && !allowEmpty) throw gfqlError("E106", "the chain is empty", path);
   const ops = value.map((op, i) => parseChainOp(op, `${path}[${i}]`));
   const seen = new Set<string>();
   ops.forEach((op, i) => {
-    if (op.name === undefined) return;
+    if (op.type === "Call" || op.name === undefined) return;
     if (seen.has(op.name)) throw gfqlError("E204", `duplicate step name '${op.name}'`, `${path}[${i}].name`);
     seen.add(op.name);
   });
+  checkCallPlacement(ops, path);
   return ops;
 }

@@ -1,18 +1,36 @@
 // Parses GFQL predicate objects and filter_dict values from JSON into the validated AST.
 
-import type { FilterDict, FilterValue, Predicate, Scalar } from "./ast.ts";
+import {
+  DATE_PART_TESTS,
+  type FilterDict,
+  type FilterValue,
+  type Predicate,
+  type Scalar,
+  STRING_CLASS_TESTS,
+  type TimeOfDay,
+} from "./ast.ts";
 import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
 
 const COMPARISONS = ["GT", "LT", "GE", "LE", "EQ", "NE"] as const;
-const NO_ARG = ["IsNull", "NotNull", "IsNA", "NotNA"] as const;
+const NO_ARG = ["IsNull", "NotNull", "IsNA", "NotNA", ...STRING_CLASS_TESTS, ...DATE_PART_TESTS] as const;
 const REGEX_FLAGS = { IGNORECASE: 2, MULTILINE: 8, DOTALL: 16 } as const;
 const ALL_FLAGS = REGEX_FLAGS.IGNORECASE | REGEX_FLAGS.MULTILINE | REGEX_FLAGS.DOTALL;
 
+/** `{"type":"time","value":"HH:MM[:SS[.fraction]]"}` as nanoseconds since midnight. */
+function parseTime(obj: Record<string, unknown>, path: string): TimeOfDay {
+  const m = typeof obj.value === "string" ? /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/.exec(obj.value) : null;
+  const [h, min, sec] = [Number(m?.[1]), Number(m?.[2]), Number(m?.[3] ?? 0)];
+  if (m === null || h > 23 || min > 59 || sec > 59) throw gfqlError("E203", `invalid time ${JSON.stringify(obj.value)}`, `${path}.value`);
+  const frac = Number((m[4] ?? "").padEnd(9, "0"));
+  return { timeNanos: ((h * 60 + min) * 60 + sec) * 1e9 + frac };
+}
+
 /** A temporal operand `{"type":"datetime"|"date","value":ISO,"timezone"?}` becomes a Date. */
-function parseTemporal(obj: Record<string, unknown>, path: string): Date {
+function parseTemporal(obj: Record<string, unknown>, path: string): Date | TimeOfDay {
   checkKeys(obj, ["type", "value", "timezone"], path);
+  if (obj.type === "time") return parseTime(obj, path);
   if (obj.type !== "datetime" && obj.type !== "date") {
-    throw gfqlError("E203", `unsupported temporal operand type '${String(obj.type)}' (datetime and date are supported)`, path);
+    throw gfqlError("E203", `unsupported temporal operand type '${String(obj.type)}' (datetime, date and time are supported)`, path);
   }
   if (obj.timezone !== undefined && obj.timezone !== "UTC") {
     throw gfqlError("E203", "only the UTC timezone is supported for temporal operands", `${path}.timezone`);
@@ -77,13 +95,35 @@ export function parsePredicate(obj: Record<string, unknown>, path: string): Pred
     return { type: type as (typeof NO_ARG)[number] };
   }
   switch (type) {
+    case "Duplicated": {
+      checkKeys(obj, ["type", "keep"], path);
+      const keep = obj.keep ?? "first";
+      if (keep !== "first" && keep !== "last" && keep !== false) {
+        throw gfqlError("E203", '\'keep\' must be "first", "last" or false', `${path}.keep`);
+      }
+      return { type, keep };
+    }
+    case "AllOf": {
+      checkKeys(obj, ["type", "predicates"], path);
+      const preds = obj.predicates;
+      if (!Array.isArray(preds) || preds.length === 0)
+        throw gfqlError("E203", "AllOf 'predicates' must be a non-empty list", `${path}.predicates`);
+      return {
+        type,
+        predicates: preds.map((q, i) => {
+          if (!isPlainObject(q)) throw gfqlError("E203", "AllOf 'predicates' must hold predicate objects", `${path}.predicates[${i}]`);
+          return parsePredicate(q, `${path}.predicates[${i}]`);
+        }),
+      };
+    }
     case "Between": {
       checkKeys(obj, ["type", "lower", "upper", "inclusive"], path);
       if (!("lower" in obj) || !("upper" in obj)) throw gfqlError("E105", "Between needs 'lower' and 'upper'", path);
       const lower = parseScalar(obj.lower, `${path}.lower`, false);
       const upper = parseScalar(obj.upper, `${path}.upper`, false);
       const numeric = typeof lower === "number" && typeof upper === "number";
-      const temporal = lower instanceof Date && upper instanceof Date;
+      const isTime = (v: Scalar) => typeof v === "object" && !(v instanceof Date);
+      const temporal = (lower instanceof Date && upper instanceof Date) || (isTime(lower) && isTime(upper));
       if (!numeric && !temporal) throw gfqlError("E203", "Between bounds must be both numeric or both temporal", path);
       return { type, lower, upper, inclusive: optBool(obj, "inclusive", true, path) };
     }

@@ -3,14 +3,15 @@
 import type { Binding, ChainQuery, GfqlQuery, LetQuery } from "./ast.ts";
 import { checkKeys, gfqlError, isPlainObject, sub } from "./gfql-error.ts";
 import { letOrder } from "./let-order.ts";
+import { parseCall } from "./parse-call.ts";
 import { parseChainOp, parseChainOps } from "./parse-op.ts";
+import { parseWhere } from "./parse-where.ts";
 
 function parseChainObject(obj: Record<string, unknown>, path: string): ChainQuery {
   checkKeys(obj, ["type", "chain", "where"], path);
-  if (obj.where !== undefined && obj.where !== null && !(Array.isArray(obj.where) && obj.where.length === 0)) {
-    throw gfqlError("E101", "chain 'where' (same-path constraints) is not supported yet", sub(path, "where"));
-  }
-  return { type: "Chain", chain: parseChainOps(obj.chain, sub(path, "chain"), false) };
+  const chain = parseChainOps(obj.chain, sub(path, "chain"), false);
+  const where = parseWhere(obj.where, chain, sub(path, "where"));
+  return where.length === 0 ? { type: "Chain", chain } : { type: "Chain", chain, where };
 }
 
 function parseBinding(value: unknown, path: string, scope: ReadonlySet<string>): Binding {
@@ -34,6 +35,7 @@ function parseBinding(value: unknown, path: string, scope: ReadonlySet<string>):
       return { type: "Ref", ref: value.ref, chain };
     }
     case "Call":
+      return parseCall(value, path);
     case "RemoteGraph":
       throw gfqlError("E101", `'${value.type}' bindings are not supported yet`, sub(path, "type"));
     default:
@@ -61,7 +63,7 @@ function parseLet(obj: Record<string, unknown>, path: string, outer: ReadonlySet
   return query;
 }
 
-/** Parses a GFQL query: a JSON array of ops, a {"type":"Chain"} object, a Let, a single Node/Edge, or a JSON string of one of those. */
+/** Parses a GFQL query: a JSON array of ops, a {"type":"Chain"} object, a Let, a single Node/Edge/Call, or a JSON string of one of those. */
 export function parseGfql(json: unknown): GfqlQuery {
   let value = json;
   if (typeof value === "string") {
@@ -83,6 +85,7 @@ export function parseGfql(json: unknown): GfqlQuery {
     case "Edge":
       return { type: "Chain", chain: [parseChainOp(value, "chain[0]")] };
     case "Call":
+      return { type: "Chain", chain: [parseCall(value, "chain[0]")] };
     case "RemoteGraph":
     case "Ref":
       throw gfqlError("E101", `top-level '${value.type}' is not supported yet`, "type");

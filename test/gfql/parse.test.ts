@@ -28,6 +28,9 @@ describe("parseGfql accepts", () => {
     expect(edge({ hops: null })).toEqual([1, 1, false]);
     expect(edge({ hops: 3 })).toEqual([1, 3, false]);
     expect(edge({ min_hops: 2, max_hops: 4 })).toEqual([2, 4, false]);
+    // min_hops defaults to 0 when max_hops is 0
+    expect(edge({ hops: 0 })).toEqual([0, 0, false]);
+    expect(edge({ min_hops: 0, max_hops: 2 })).toEqual([0, 2, false]);
     expect(edge({ hops: null, to_fixed_point: true })).toEqual([1, null, true]);
     expect(edge({ label_seeds: false, output_min_hops: null })).toEqual([1, 1, false]);
   });
@@ -77,19 +80,20 @@ describe("parseGfql refuses", () => {
     expect(fail([{ type: "Edge", direction: "sideways" }]).message).toMatch(/^\[E104\]/);
     expect(fail([{ type: "Edge", direction: "forward", hops: -1 }])).toMatchObject({ path: "chain[0].hops" });
     expect(fail([{ type: "Edge", direction: "forward", min_hops: 3, max_hops: 2 }]).message).toMatch(/^\[E103\]/);
-    expect(fail([{ type: "Edge", direction: "forward", output_max_hops: 2 }]).message).toMatch(/not supported yet/);
+    expect(fail([{ type: "Edge", direction: "forward", include_zero_hop_seed: true }]).message).toMatch(/not supported yet/);
   });
 
-  it("query strings, Call, RemoteGraph and where, as not supported yet", () => {
+  it("query strings, unimplemented Calls, RemoteGraph and unknown where aliases", () => {
     expect(fail([{ type: "Node", query: "age > 3" }])).toMatchObject({ path: "chain[0].query" });
     expect(fail([{ type: "Edge", direction: "forward", edge_query: "w > 1" }]).message).toMatch(/edge_query.*not supported yet/);
-    expect(fail([{ type: "Call", function: "hop", params: {} }]).message).toMatch(/'Call' operations are not supported yet/);
+    expect(fail([{ type: "Call", function: "umap", params: {} }]).message).toMatch(/^\[unsupported-call\] 'umap' is not supported yet/);
     expect(fail({ type: "Let", bindings: { r: { type: "RemoteGraph", dataset_id: "x" } } })).toMatchObject({
       path: "bindings.r.type",
     });
-    expect(fail({ type: "Chain", chain: [{ type: "Node" }], where: [{ eq: { left: "a.x", right: "b.x" } }] }).message).toMatch(
-      /where.*not supported yet/,
-    );
+    // where aliases must name steps of the chain
+    expect(fail({ type: "Chain", chain: [{ type: "Node" }], where: [{ eq: { left: "a.x", right: "b.x" } }] })).toMatchObject({
+      path: "where[0].eq.left",
+    });
   });
 
   it("empty chains, duplicate names, bad Let references", () => {

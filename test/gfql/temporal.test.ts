@@ -27,3 +27,24 @@ describe("temporal predicates", () => {
     expect(() => nodesWhere({ at: { type: "GT", val: 3 } }, graph())).toThrow(/\[E302\]/);
   });
 });
+
+describe("time-of-day operands", () => {
+  // polars Time columns hold nanoseconds since midnight: 01:00, 02:30:15 and null
+  const H = 3_600_000_000_000;
+  const timeGraph = () => ({
+    nodes: pl.DataFrame({ id: ["one", "half", "none"], t: pl.Series("t", [H, 2.5 * H + 15e9, null]).cast(pl.Time) }),
+    edges: pl.DataFrame({ eid: ["x"], s: ["one"], d: ["half"] }),
+    nodeId: "id",
+    source: "s",
+    destination: "d",
+  });
+  const tm = (value: string) => ({ type: "time", value });
+
+  it("compares time columns with {type: time} operands and refuses other operands", () => {
+    expect(nodesWhere({ t: { type: "GT", val: tm("01:30") } }, timeGraph())).toEqual(["half"]);
+    expect(nodesWhere({ t: { type: "EQ", val: tm("02:30:15") } }, timeGraph())).toEqual(["half"]);
+    expect(nodesWhere({ t: { type: "Between", lower: tm("00:00"), upper: tm("01:00:00.000") } }, timeGraph())).toEqual(["one"]);
+    expect(() => nodesWhere({ t: { type: "GT", val: 3 } }, timeGraph())).toThrow(/\[E302\]/);
+    expect(() => nodesWhere({ t: { type: "GT", val: tm("25:00") } }, timeGraph())).toThrow(/\[E203\]/);
+  });
+});

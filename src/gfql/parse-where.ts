@@ -1,0 +1,35 @@
+// Parses a Chain's `where` list of same-path comparisons ({"eq": {"left": "alias.col", "right": "alias.col"}}).
+
+import type { ChainOp, WhereClause } from "./ast.ts";
+import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
+
+const OPS: readonly WhereClause["op"][] = ["eq", "neq", "gt", "lt", "ge", "le"];
+
+function parseRef(value: unknown, names: ReadonlySet<string>, path: string): { alias: string; column: string } {
+  const dot = typeof value === "string" ? value.indexOf(".") : -1;
+  if (typeof value !== "string" || dot <= 0 || dot === value.length - 1) {
+    throw gfqlError("E101", `expected "alias.column", not ${JSON.stringify(value)}`, path);
+  }
+  const alias = value.slice(0, dot);
+  if (!names.has(alias)) throw gfqlError("E204", `'${alias}' names no step of this chain`, path);
+  return { alias, column: value.slice(dot + 1) };
+}
+
+/** Validates the clauses against the chain's step names; an absent or null `where` is no clause. */
+export function parseWhere(value: unknown, chain: ChainOp[], path: string): WhereClause[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value)) throw gfqlError("E101", "'where' must be a list of comparisons", path);
+  const names = new Set(chain.flatMap((op) => (op.type !== "Call" && op.name !== undefined ? [op.name] : [])));
+  return value.map((entry, i) => {
+    const at = `${path}[${i}]`;
+    const keys = isPlainObject(entry) ? Object.keys(entry) : [];
+    const op = keys[0] as WhereClause["op"];
+    if (!isPlainObject(entry) || keys.length !== 1 || !OPS.includes(op)) {
+      throw gfqlError("E101", `a where entry is one of ${OPS.join(", ")} with {left, right}`, at);
+    }
+    const body = entry[op];
+    if (!isPlainObject(body)) throw gfqlError("E101", `'${op}' needs {left, right}`, `${at}.${op}`);
+    checkKeys(body, ["left", "right"], `${at}.${op}`);
+    return { op, left: parseRef(body.left, names, `${at}.${op}.left`), right: parseRef(body.right, names, `${at}.${op}.right`) };
+  });
+}

@@ -1,0 +1,71 @@
+// Edge hop-number options: label_node_hops / label_edge_hops / label_seeds, output_min/max_hops slicing, zero hops.
+// Sample graph (helpers.ts): e0 a->b, e1 b->c, e2 c->d, e3 a->c, e4 e->a. From a, forward: hop 1 takes e0 and e3
+// (reaching b, c), hop 2 takes e1 (b->c) and e2 (c->d).
+
+import { describe, expect, it } from "vitest";
+import { executeGfql } from "../../src/gfql/execute.ts";
+import { parseGfql } from "../../src/gfql/parse.ts";
+import { run, sampleGraph } from "./helpers.ts";
+
+const A = { type: "Node", filter_dict: { id: "a" } };
+const twoHops = (extra: Record<string, unknown>) => [A, { type: "Edge", direction: "forward", hops: 2, ...extra }];
+const exec = (q: unknown) => executeGfql(sampleGraph(), parseGfql(q));
+const pairs = (df: ReturnType<typeof exec>["nodes"], key: string, col: string) =>
+  df
+    .sort(key)
+    .toRecords()
+    .map((r) => [r[key], r[col]]);
+
+describe("hop labels", () => {
+  it("label the first hop an edge is taken at and a node is reached at", () => {
+    const out = exec(twoHops({ label_node_hops: "nh", label_edge_hops: "eh" }));
+    expect(pairs(out.edges, "eid", "eh")).toEqual([
+      ["e0", 1],
+      ["e1", 2],
+      ["e2", 2],
+      ["e3", 1],
+    ]);
+    // c is reached at hop 1 (e3) and again at hop 2 (e1): the first counts; the seed a is never arrived at
+    expect(pairs(out.nodes, "id", "nh")).toEqual([
+      ["a", null],
+      ["b", 1],
+      ["c", 1],
+      ["d", 2],
+    ]);
+  });
+
+  it("label_seeds labels the start node 0", () => {
+    const out = exec(twoHops({ label_node_hops: "nh", label_seeds: true }));
+    expect(pairs(out.nodes, "id", "nh")[0]).toEqual(["a", 0]);
+    expect(out.edges.columns).not.toContain("eh");
+  });
+
+  it("the hop call takes the label params too", () => {
+    // every node is a seed, so every edge is first taken at hop 1 (from its own source)
+    const out = exec([{ type: "Call", function: "hop", params: { hops: 2, label_edge_hops: "eh" } }]);
+    expect(out.edges.getColumn("eh").toArray()).toEqual([1, 1, 1, 1, 1]);
+  });
+});
+
+describe("output slicing", () => {
+  it("output_min_hops keeps later hops; nodes are the kept edges' endpoints", () => {
+    expect(run(twoHops({ output_min_hops: 2 }))).toEqual({ nodes: ["b", "c", "d"], edges: ["e1", "e2"] });
+  });
+
+  it("output_max_hops keeps earlier hops", () => {
+    expect(run(twoHops({ output_max_hops: 1 }))).toEqual({ nodes: ["a", "b", "c"], edges: ["e0", "e3"] });
+    expect(run(twoHops({ output_min_hops: 3 }))).toEqual({ nodes: [], edges: [] });
+  });
+});
+
+describe("zero hops", () => {
+  it("hops 0 and min_hops 0 keep the wavefront node itself", () => {
+    expect(run([A, { type: "Edge", direction: "forward", hops: 0 }])).toEqual({ nodes: ["a"], edges: [] });
+    // a zero-length walk ends at a, which the last step requires
+    expect(run([A, { type: "Edge", direction: "forward", min_hops: 0, max_hops: 1 }, A])).toEqual({ nodes: ["a"], edges: [] });
+    expect(run([A, { type: "Edge", direction: "forward", min_hops: 0, max_hops: 1 }])).toEqual({
+      nodes: ["a", "b", "c"],
+      edges: ["e0", "e3"],
+    });
+  });
+});
