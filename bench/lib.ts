@@ -15,13 +15,14 @@ export function edgeTable(rows: number): pl.DataFrame {
   const label = new Array<string>(rows);
   let seed = 42;
   const next = () => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
+    // 32-bit arithmetic: a plain multiply would lose precision past 2^53 and repeat values.
+    seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
     return seed;
   };
   for (let i = 0; i < rows; i += 1) {
     src[i] = next() % (rows / 10);
     dst[i] = next() % (rows / 10);
-    weight[i] = next() / 2147483648;
+    weight[i] = next() / 4294967296;
     label[i] = `edge-${next() % 100000}`;
   }
   return pl.DataFrame([

@@ -31,6 +31,7 @@ function prepare(g: GfqlGraph): HopGraph {
   for (const col of [g.source, g.destination]) {
     if (String(edges.getColumn(col).dtype) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
   }
+  if (g.endpointsInNodes) return { nodes: g.nodes, edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
   const endpoints = union([idsOf(edges, g.source), idsOf(edges, g.destination)], idsOf(g.nodes, g.nodeId).head(0));
   const missing = endpoints.join(idsOf(g.nodes, g.nodeId), { on: ID, how: "anti" });
   const nodes = missing.height === 0 ? g.nodes : pl.concat([g.nodes, missing.select(pl.col(ID).alias(g.nodeId))], { how: "diagonal" });

@@ -13,6 +13,11 @@ export type GfqlGraph = {
   source: string;
   destination: string;
   rows?: boolean;
+  /**
+   * Every edge endpoint is already a row of `nodes` (a materialized dataset guarantees it), so the executor
+   * need not look for missing ones, a pass over every edge.
+   */
+  endpointsInNodes?: boolean;
 };
 
 export const ID = "__gfql_id";

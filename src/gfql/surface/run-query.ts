@@ -50,7 +50,11 @@ export function runQuery(job: QueryJob): QueryAnswer {
   const edges = job.edgesPath
     ? readTable(job.edgesPath)
     : nodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
-  const result = executeGfql({ nodes, edges, nodeId: job.nodeId, source: job.source, destination: job.destination }, query);
+  // Dataset tables are materialized: every endpoint is a node already.
+  const result = executeGfql(
+    { nodes, edges, nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true },
+    query,
+  );
   const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
   return {
     nodeCount: result.nodes.height,
