@@ -27,6 +27,9 @@ export function createTableRoutes(services: Services) {
       const viewer = await createContext(services, { request, clientAddress }).requireViewer();
       if (layout) {
         if (request.method === "PUT") {
+          // Refuse an oversized layout before reading it, where the size is declared.
+          if (Number(request.headers.get("content-length") ?? 0) > MAX_LAYOUT_BYTES)
+            throw new AppError("PAYLOAD_TOO_LARGE", "layout too large");
           const bytes = new Uint8Array(await request.arrayBuffer());
           if (bytes.byteLength > MAX_LAYOUT_BYTES) throw new AppError("PAYLOAD_TOO_LARGE", "layout too large");
           await services.sessions.setLayout(viewer, sessionId, bytes);
