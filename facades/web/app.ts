@@ -7,7 +7,8 @@ import { OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
 export type WebFacadeOptions = {
   execute: Execute;
   cookieSecure: boolean;
-  cookie: { name: string; set(token: string, expiresAt: Date, secure: boolean): string; clear(secure: boolean): string };
+  /** How the session cookie is written and cleared (src/auth/browser-sessions.ts). */
+  cookie: { set(token: string, expiresAt: Date, secure: boolean): string; clear(secure: boolean): string };
   /** The built graph.html (with its assets under /graph/), or undefined when the page is not built. */
   servePage(request: Request): Promise<Response | undefined>;
 };

@@ -6,7 +6,7 @@ import type { Execute } from "../../facades/execute.ts";
 import { createRestFacade } from "../../facades/rest/app.ts";
 import { createWebFacade } from "../../facades/web/app.ts";
 import { schema } from "../../schema/index.ts";
-import { clearedSessionCookie, SESSION_COOKIE, sessionCookie } from "../auth/browser-sessions.ts";
+import { clearedSessionCookie, sessionCookie } from "../auth/browser-sessions.ts";
 import type { Config } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createErrorMasker } from "../errors/to-graphql.ts";
@@ -73,7 +73,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
   const web = createWebFacade({
     execute,
     cookieSecure: config.cookieSecure,
-    cookie: { name: SESSION_COOKIE, set: sessionCookie, clear: clearedSessionCookie },
+    cookie: { set: sessionCookie, clear: clearedSessionCookie },
     servePage: (request) => servePage(new Request(new URL("/graph/graph.html", request.url))),
   });
 
