@@ -98,6 +98,22 @@ describe("GFQL surfaces", () => {
     expect(onSession.body.data?.gfql).toEqual({ nodeCount: 5, edgeCount: 3, nodes: null });
   });
 
+  it("takes one read-only Cypher query as text, and refuses writes", async () => {
+    const cypher = "MATCH (a)-[e]->(b) WHERE e.w > 1 RETURN DISTINCT b.node AS n ORDER BY n";
+    const answer = await gw.graphql<{ gfql: Json }>(
+      `query($d: ID!, $q: JSON!) { gfql(datasetId: $d, query: $q, output: nodes) { nodeCount nodes } }`,
+      { d: id, q: cypher },
+      token,
+    );
+    expect(answer.body.data?.gfql).toEqual({ nodeCount: 3, nodes: [{ n: "c" }, { n: "d" }, { n: "y" }] });
+    const write = await gw.graphql(
+      `query($d: ID!, $q: JSON!) { gfql(datasetId: $d, query: $q) { nodeCount } }`,
+      { d: id, q: "CREATE (n {x: 1})" },
+      token,
+    );
+    expect(write.body.errors?.[0]?.message).toMatch(/read-only/);
+  });
+
   it("keeps other people's datasets out of reach", async () => {
     const admin = token;
     await gw.graphql(`mutation { createUser(input: { username: "eve", password: "eve-password" }) { id } }`, {}, admin);

@@ -2,6 +2,7 @@
 import pl from "nodejs-polars";
 import { isAppError } from "../../errors/app-error.ts";
 import { readTable } from "../../ingest/table-files.ts";
+import { parseCypher } from "../cypher/index.ts";
 import { executeGfql } from "../execute.ts";
 import { parseGfql } from "../parse.ts";
 
@@ -44,7 +45,10 @@ function plainRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
 }
 
 export function runQuery(job: QueryJob): QueryAnswer {
-  const query = parseGfql(typeof job.query === "string" ? JSON.parse(job.query) : job.query);
+  // Text that is not JSON (it starts with neither [ nor {) is one read-only Cypher query.
+  const text = typeof job.query === "string" ? job.query : undefined;
+  const query =
+    text !== undefined && !/^\s*[[{]/.test(text) ? parseCypher(text) : parseGfql(text !== undefined ? JSON.parse(text) : job.query);
   const nodes = readTable(job.nodesPath);
   // A dataset of nodes only still has an (empty) edge table, typed like its node ids.
   const edges = job.edgesPath
