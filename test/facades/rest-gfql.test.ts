@@ -1,30 +1,11 @@
 // GFQL surfaces: pygraphistry's remote route and the GraphQL query on datasets and sessions, with limits and a real timeout.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 type Json = Record<string, unknown>;
 
-async function graphDataset(gw: TestGateway, token: string): Promise<string> {
-  const auth = { authorization: `Bearer ${token}` };
-  const file = await gw.json<{ file_id: string }>("/api/v2/files/", { method: "POST", headers: auth, json: { file_type: "csv" } });
-  await gw.request(`/api/v2/upload/files/${file.body.file_id}`, {
-    method: "POST",
-    headers: auth,
-    body: "s,d,w\na,b,1\nb,c,5\nc,d,9\nx,y,2\n",
-  });
-  const ds = await gw.json<{ data: { dataset_id: string } }>("/api/v2/upload/datasets/", {
-    method: "POST",
-    headers: auth,
-    json: {
-      name: "g",
-      metadata: {},
-      node_encodings: { bindings: {} },
-      edge_encodings: { bindings: { source: "s", destination: "d" } },
-      edge_files: [file.body.file_id],
-    },
-  });
-  return ds.body.data.dataset_id;
-}
+const graphDataset = (gw: TestGateway, token: string) => csvEdgeDataset(gw, token, "s,d,w\na,b,1\nb,c,5\nc,d,9\nx,y,2\n");
 
 describe("GFQL surfaces", () => {
   let gw: TestGateway;

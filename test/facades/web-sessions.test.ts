@@ -1,6 +1,7 @@
 // Browser sign-in, graph.html's session redirect, sharing, the sessions API, the page's data routes and live changes.
 import { tableFromIPC } from "apache-arrow";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 describe("browser sessions and live visualization sessions", () => {
@@ -35,21 +36,7 @@ describe("browser sessions and live visualization sessions", () => {
       );
     }
     aliceToken = await gw.login("alice", "alice-password");
-    const auth = { authorization: `Bearer ${aliceToken}` };
-    const file = await gw.json<{ file_id: string }>("/api/v2/files/", { method: "POST", headers: auth, json: { file_type: "csv" } });
-    await gw.request(`/api/v2/upload/files/${file.body.file_id}`, { method: "POST", headers: auth, body: "s,d,kind\na,b,x\nb,c,y\n" });
-    const created = await gw.json<{ data: { dataset_id: string } }>("/api/v2/upload/datasets/", {
-      method: "POST",
-      headers: auth,
-      json: {
-        name: "g",
-        metadata: {},
-        node_encodings: { bindings: {} },
-        edge_encodings: { bindings: { source: "s", destination: "d" } },
-        edge_files: [file.body.file_id],
-      },
-    });
-    datasetId = created.body.data.dataset_id;
+    datasetId = await csvEdgeDataset(gw, aliceToken, "s,d,kind\na,b,x\nb,c,y\n");
   });
   afterAll(() => gw?.close());
 
