@@ -1,8 +1,7 @@
 // The fast path for Arrow IPC files that already are canonical tables: check them, then link, not rewrite.
-import { link, open, rm } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { type AsyncRecordBatchFileReader, type Field, RecordBatchReader, Type } from "apache-arrow";
-import { pandasDtype } from "./dtype-names.ts";
-import type { TableSchema } from "./table-files.ts";
+import { linkTable, type TableSchema } from "./table-files.ts";
 
 /** Types every reader of our tables (polars, apache-arrow 21 in the browser) takes as they are; others go through polars. */
 const PLAIN: ReadonlySet<number> = new Set([
@@ -45,12 +44,5 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
     await handle.close();
   }
   if (fields.some((f) => !PLAIN.has(f.type.typeId)) || new Set(fields.map((f) => f.name)).size !== fields.length) return undefined;
-  await rm(target, { force: true });
-  await link(file, target);
-  return {
-    name,
-    num_cols: fields.length,
-    num_rows: rows,
-    dtypes: Object.fromEntries(fields.map((f) => [f.name, pandasDtype(f.type)])),
-  };
+  return linkTable(file, target, name, rows);
 }

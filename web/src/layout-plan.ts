@@ -1,6 +1,7 @@
 // Picks the first positions: bound node_x/node_y, else the session's saved layout, else a seed the GPU layout untangles.
 import type { GraphModel } from "./graph-model.ts";
 import type { LayoutStart } from "./graph-view.ts";
+import { mulberry32 } from "./random.ts";
 
 export type LayoutSource = "bound" | "saved" | "simulated";
 export type LayoutPlan = LayoutStart & { source: LayoutSource };
@@ -31,15 +32,4 @@ export function seedPositions(n: number): Float32Array {
 function allFinite(values: Float32Array): boolean {
   for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return false;
   return true;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,5 +1,6 @@
 // Test harness for graph.html: builds a session's node and edge tables (Arrow) and its Session answer.
 import { Float64, Int32, Table, Utf8, type Vector, vectorFromArray } from "apache-arrow";
+import { mulberry32 } from "../../../web/src/random.ts";
 
 export type FieldFilterFixture = {
   kind: "inclusion" | "exclusion";
@@ -209,15 +210,4 @@ export function rowObject(table: Table, index: number): Record<string, unknown> 
     out[field.name] = typeof value === "bigint" ? Number(value) : (value ?? null);
   }
   return out;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
