@@ -10,5 +10,6 @@ import "./types/file.ts";
 import "./types/dataset.ts";
 import "./types/viz-session.ts";
 import "./types/gfql.ts";
+import "./types/collection.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -25,11 +25,20 @@ builder.queryFields((t) => ({
       sessionId: t.arg.id(),
       query: t.arg({ type: "JSON", required: true }),
       output: t.arg({ type: GfqlOutput, defaultValue: "shape" }),
-      limit: t.arg.int({ defaultValue: 50 }),
+      limit: t.arg.int({
+        defaultValue: 50,
+        description: "Most rows per table. null applies the tool endpoint's rule: 50 when the answer projects columns, else 20.",
+      }),
+      timeoutMs: t.arg.int({ description: "Stops the query after this many milliseconds (never later than the server's limit)." }),
     },
     resolve: async (_root, args, ctx) => {
       const viewer = await ctx.requireViewer();
-      const request = { query: args.query, output: args.output ?? "shape", limit: args.limit ?? 50 };
+      const request = {
+        query: args.query,
+        output: args.output ?? "shape",
+        limit: args.limit ?? ("auto" as const),
+        timeoutMs: args.timeoutMs ?? undefined,
+      };
       if (args.sessionId) return ctx.services.gfql.onSession(viewer, String(args.sessionId), request);
       if (args.datasetId) return ctx.services.gfql.onDataset(viewer, String(args.datasetId), request);
       throw new AppError("INVALID_INPUT", "give datasetId or sessionId", { details: { field: "datasetId" } });

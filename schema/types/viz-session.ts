@@ -34,7 +34,7 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
 
 const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
   fields: (t) => ({
-    kind: t.exposeString("kind", { description: "REVISION or LAYOUT." }),
+    kind: t.exposeString("kind", { description: "REVISION, LAYOUT or COLLECTIONS." }),
     revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),
   }),
 });

@@ -16,6 +16,7 @@ import { createFileService } from "../files/files-service.ts";
 import { createGfqlService } from "../gfql/surface/gfql-service.ts";
 import { createQueryPool } from "../gfql/surface/query-pool.ts";
 import { createHealthService } from "../health/health-service.ts";
+import { createCollectionService } from "../sessions/collections.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
 import { migrate } from "../store/migrate.ts";
@@ -74,6 +75,7 @@ export async function createServices(config: Config, logger: Logger) {
   });
   const queryPool = createQueryPool({ size: config.gfqlWorkers, timeoutMs: config.gfqlTimeoutMs });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
+  const collections = createCollectionService({ db, blobs, pubsub, sessions, datasets, gfql });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -106,6 +108,7 @@ export async function createServices(config: Config, logger: Logger) {
     datasets,
     sessions,
     gfql,
+    collections,
     workers,
     health,
     close,

@@ -1,11 +1,13 @@
-// Binary data for the page: a session's tables as Arrow IPC streams (only the asked-for columns), rows, and its layout.
+// Binary data for the page: a session's tables as Arrow IPC streams (only the asked-for columns), rows, its layout,
+// and the matched rows of its collections.
 // Served beside the static files rather than through GraphQL, which carries no binary; access is the same check.
 import { AppError, isAppError } from "../errors/app-error.ts";
 import { readTable } from "../ingest/table-files.ts";
 import { createContext } from "./context.ts";
 import type { Services } from "./services.ts";
 
-const ROUTE = /^\/graph\/data\/([A-Za-z0-9]+)\/(?:(nodes|edges)\.arrow|(nodes|edges)\/row\/(\d+)|(layout))$/;
+const ROUTE =
+  /^\/graph\/data\/([A-Za-z0-9]+)\/(?:(nodes|edges)\.arrow|(nodes|edges)\/row\/(\d+)|(layout)|collections\/([A-Za-z0-9]+)\.u32)$/;
 const MAX_LAYOUT_BYTES = 512 * 1024 ** 2;
 
 function json(body: unknown, status = 200): Response {
@@ -22,9 +24,16 @@ export function createTableRoutes(services: Services) {
   return async function serveTableData(request: Request, clientAddress: string): Promise<Response | undefined> {
     const match = ROUTE.exec(new URL(request.url).pathname);
     if (!match) return undefined;
-    const [, sessionId = "", tableAxis, rowAxis, rowIndex, layout] = match;
+    const [, sessionId = "", tableAxis, rowAxis, rowIndex, layout, collectionId] = match;
     try {
       const viewer = await createContext(services, { request, clientAddress }).requireViewer();
+      if (collectionId) {
+        if (request.method !== "GET") return json({ success: false, error: { code: "METHOD_NOT_ALLOWED", message: "use GET" } }, 405);
+        const bytes = await services.collections.matches(viewer, sessionId, collectionId);
+        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+          headers: { "content-type": "application/octet-stream", "cache-control": "no-store" },
+        });
+      }
       if (layout) {
         if (request.method === "PUT") {
           // Refuse an oversized layout before reading it, where the size is declared.

@@ -11,7 +11,7 @@ import { canViewDataset, SHARING_MODES, type SharingMode } from "./dataset-acces
 /** The owner counts as present while their page was seen within this window. */
 const PRESENCE_MS = 60_000;
 
-export type VizSessionEvent = { kind: "REVISION" | "LAYOUT"; sessionId: string; revisionNumber: number };
+export type VizSessionEvent = { kind: "REVISION" | "LAYOUT" | "COLLECTIONS"; sessionId: string; revisionNumber: number };
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
 

@@ -7,7 +7,13 @@ import type { VizSessionService } from "../../sessions/viz-sessions.ts";
 import type { QueryPool } from "./query-pool.ts";
 import { OUTPUT_TYPES, type OutputType, type QueryAnswer } from "./run-query.ts";
 
-export type GfqlRequest = { query: unknown; output: string; limit: number };
+/**
+ * `limit` "auto" is the tool endpoint's rule: 50 rows when the answer projects columns, 20 when it carries whole rows.
+ * `timeoutMs` tightens the pool's time limit for this one query.
+ */
+export type GfqlRequest = { query: unknown; output: string; limit: number | "auto"; timeoutMs?: number };
+
+const AUTO_LIMITS = { projected: 50, whole: 20 };
 
 export type GfqlService = ReturnType<typeof createGfqlService>;
 
@@ -16,26 +22,43 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
     if (!(OUTPUT_TYPES as readonly string[]).includes(request.output)) {
       throw new AppError("INVALID_INPUT", `output type must be one of ${OUTPUT_TYPES.join(", ")}`, { details: { field: "output_type" } });
     }
-    if (!Number.isInteger(request.limit) || request.limit < 0 || request.limit > deps.maxRows) {
+    const auto = request.limit === "auto";
+    const limit: number = request.limit === "auto" ? AUTO_LIMITS.projected : request.limit;
+    if (!Number.isInteger(limit) || limit < 0 || limit > deps.maxRows) {
       throw new AppError("INVALID_INPUT", `limit must be between 0 and ${deps.maxRows}`, { details: { field: "limit" } });
     }
+    const answer = await deps.pool.run({
+      ...jobBase(record),
+      query: request.query,
+      output: request.output as OutputType,
+      limit,
+      timeoutMs: request.timeoutMs,
+    });
+    if (!auto || answer.projected) return answer;
+    return { ...answer, nodes: answer.nodes?.slice(0, AUTO_LIMITS.whole), edges: answer.edges?.slice(0, AUTO_LIMITS.whole) };
+  }
+
+  function jobBase(record: DatasetRecord) {
     const paths = deps.datasets.tablePaths(record);
     if (!paths.nodes) throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first");
     const nodeBindings = record.nodeEncodings.bindings;
     const edgeBindings = record.edgeEncodings.bindings;
-    return deps.pool.run({
+    return {
       nodesPath: paths.nodes,
       edgesPath: paths.edges,
       nodeId: nodeBindings.node ?? "node",
       source: edgeBindings.source ?? "source",
       destination: edgeBindings.destination ?? "destination",
-      query: request.query,
-      output: request.output as OutputType,
-      limit: request.limit,
-    });
+    };
+  }
+
+  /** Which rows of the dataset's node and edge tables a query matches (for collections). */
+  function match(record: DatasetRecord, query: unknown, timeoutMs?: number): Promise<QueryAnswer> {
+    return deps.pool.run({ ...jobBase(record), query, output: "all", limit: 0, mode: "match", timeoutMs });
   }
 
   return {
+    match,
     onDataset: async (viewer: Viewer, datasetId: string, request: GfqlRequest) => run(await deps.datasets.get(viewer, datasetId), request),
     onSession: async (viewer: Viewer, sessionId: string, request: GfqlRequest) => {
       const session = await deps.sessions.get(viewer, sessionId);

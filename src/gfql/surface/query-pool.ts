@@ -64,14 +64,15 @@ export function createQueryPool(options: { size: number; timeoutMs: number }) {
       replace(slot);
       waiting.reject(error);
     };
+    const limitMs = Math.min(options.timeoutMs, waiting.job.timeoutMs ?? Number.POSITIVE_INFINITY);
     const timer = setTimeout(() => {
       slot.worker.off("message", onMessage);
       slot.worker.off("error", onError);
       // Ending the thread is what really stops the work.
       replace(slot);
-      waiting.reject(new AppError("TIMEOUT", `the query ran past its ${options.timeoutMs} ms limit and was stopped`));
+      waiting.reject(new AppError("TIMEOUT", `the query ran past its ${limitMs} ms limit and was stopped`));
       dispatch();
-    }, options.timeoutMs);
+    }, limitMs);
     slot.worker.on("message", onMessage);
     slot.worker.on("error", onError);
     slot.worker.postMessage({ id, job: waiting.job });

@@ -20,6 +20,10 @@ export type QueryJob = {
   output: OutputType;
   /** Most rows returned per table; counts are always the true totals. */
   limit: number;
+  /** `match`: instead of rows, the positions of the matched nodes and edges in their tables (collections). */
+  mode?: "rows" | "match";
+  /** A time limit tighter than the pool's, for this job only. */
+  timeoutMs?: number;
 };
 
 export type QueryAnswer = {
@@ -27,7 +31,16 @@ export type QueryAnswer = {
   edgeCount: number;
   nodes: Record<string, unknown>[] | undefined;
   edges: Record<string, unknown>[] | undefined;
+  /** Whether the answer's rows leave out some of the table's columns (a projection). */
+  projected: boolean;
+  /** In match mode: positions of the matched rows in the node and edge tables; undefined when unknown. */
+  nodeRows?: Uint32Array | undefined;
+  edgeRows?: Uint32Array | undefined;
 };
+
+/** Hidden row-position columns carried through a match-mode query. */
+const NODE_ROW = "__gw_node_row";
+const EDGE_ROW = "__gw_edge_row";
 
 export type QueryFailure = { code: string; message: string; details: Record<string, unknown> | undefined };
 
@@ -49,22 +62,52 @@ export function runQuery(job: QueryJob): QueryAnswer {
   const text = typeof job.query === "string" ? job.query : undefined;
   const query =
     text !== undefined && !/^\s*[[{]/.test(text) ? parseCypher(text) : parseGfql(text !== undefined ? JSON.parse(text) : job.query);
-  const nodes = readTable(job.nodesPath);
+  const match = job.mode === "match";
+  const storedNodes = readTable(job.nodesPath);
   // A dataset of nodes only still has an (empty) edge table, typed like its node ids.
-  const edges = job.edgesPath
+  const storedEdges = job.edgesPath
     ? readTable(job.edgesPath)
-    : nodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
+    : storedNodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
+  const nodes = match ? storedNodes.withRowIndex(NODE_ROW) : storedNodes;
+  const edges = match ? storedEdges.withRowIndex(EDGE_ROW) : storedEdges;
   // Dataset tables are materialized: every endpoint is a node already.
   const result = executeGfql(
     { nodes, edges, nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true },
     query,
   );
+  if (match) return matchAnswer(job, storedNodes, result);
   const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
+  const projected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
   return {
+    projected: projected(result.nodes, nodes) || (!result.rows && projected(result.edges, edges)),
     nodeCount: result.nodes.height,
     edgeCount: result.edges.height,
     nodes: want("nodes") ? plainRows(result.nodes.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
     edges: want("edges") ? plainRows(result.edges.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
+  };
+}
+
+function positions(frame: pl.DataFrame, column: string): Uint32Array {
+  return Uint32Array.from(frame.getColumn(column).sort() as Iterable<number>);
+}
+
+/** Where the matched elements sit in the stored tables; row-pipeline answers are traced back through node ids. */
+function matchAnswer(job: QueryJob, storedNodes: pl.DataFrame, result: ReturnType<typeof executeGfql>): QueryAnswer {
+  let nodeRows: Uint32Array | undefined;
+  if (result.nodes.columns.includes(NODE_ROW)) nodeRows = positions(result.nodes.unique({ subset: [NODE_ROW] }), NODE_ROW);
+  else if (result.nodes.columns.includes(job.nodeId)) {
+    const ids = result.nodes.getColumn(job.nodeId);
+    nodeRows = positions(storedNodes.withRowIndex(NODE_ROW).filter(pl.col(job.nodeId).isIn(ids)), NODE_ROW);
+  }
+  const edgeRows = result.edges.columns.includes(EDGE_ROW) ? positions(result.edges.unique({ subset: [EDGE_ROW] }), EDGE_ROW) : undefined;
+  return {
+    projected: false,
+    nodeCount: nodeRows?.length ?? result.nodes.height,
+    edgeCount: edgeRows?.length ?? result.edges.height,
+    nodes: undefined,
+    edges: undefined,
+    nodeRows,
+    edgeRows,
   };
 }
 
