@@ -6,6 +6,7 @@ import { letOrder } from "./let-order.ts";
 import { parseCall } from "./parse-call.ts";
 import { parseChainOp, parseChainOps } from "./parse-op.ts";
 import { parseWhere } from "./parse-where.ts";
+import { checkGfqlSchema } from "./schema-check.ts";
 
 function parseChainObject(obj: Record<string, unknown>, path: string): ChainQuery {
   checkKeys(obj, ["type", "chain", "where"], path);
@@ -63,7 +64,7 @@ function parseLet(obj: Record<string, unknown>, path: string, outer: ReadonlySet
   return query;
 }
 
-/** Parses a GFQL query: a JSON array of ops, a {"type":"Chain"} object, a Let, a single Node/Edge/Call, or a JSON string of one of those. */
+/** Parses a GFQL query (validated against schema/json/gfql/query.json first): a JSON array of ops, a {"type":"Chain"} object, a Let, a single Node/Edge/Call, or a JSON string of one of those. */
 export function parseGfql(json: unknown): GfqlQuery {
   let value = json;
   if (typeof value === "string") {
@@ -73,6 +74,8 @@ export function parseGfql(json: unknown): GfqlQuery {
       throw gfqlError("E101", "the query is not valid JSON", "");
     }
   }
+  // the wire shape first (schema/json/gfql), then what a schema cannot say: names, references, safelist, bounds
+  checkGfqlSchema(value);
   if (Array.isArray(value)) return { type: "Chain", chain: parseChainOps(value, "chain", false) };
   if (!isPlainObject(value)) throw gfqlError("E101", "a query must be a list of operations, a Chain or a Let", "");
   switch (value.type) {

@@ -111,3 +111,56 @@ describe("parseGfql refuses", () => {
     expect(fail({ type: "Let", bindings: { a: [{ type: "Node" }] }, output: "zz" }).message).toMatch(/^\[E151\]/);
   });
 });
+
+describe("schema/json/gfql refuses malformed wire JSON before parsing", () => {
+  const cases: Array<[unknown, string, string]> = [
+    [[{ type: "Edge", direction: "forward", hops: "2" }], "E103", "chain[0].hops"],
+    [[{ type: "Edge", direction: "forward", to_fixed_point: "yes" }], "E103", "chain[0].to_fixed_point"],
+    [[{ type: "Edge", direction: "forward", output_max_hops: 1.5 }], "E103", "chain[0].output_max_hops"],
+    [[{ type: "Edge", direction: "forward", label_node_hops: "" }], "E103", "chain[0].label_node_hops"],
+    [[{ type: "Edge", direction: "forward", edge_match: [1] }], "E201", "chain[0].edge_match"],
+    [[{ type: "Node", name: 3 }], "E204", "chain[0].name"],
+    [
+      [{ type: "Node", filter_dict: { t: { type: "GT", val: { type: "instant", value: "x" } } } }],
+      "E203",
+      "chain[0].filter_dict.t.val.type",
+    ],
+    [[{ type: "Node", filter_dict: { t: { type: "GT", val: true } } }], "E203", "chain[0].filter_dict.t.val"],
+    [[{ type: "Node", filter_dict: { t: { type: "Between", lower: 1 } } }], "E105", "chain[0].filter_dict.t"],
+    [[{ type: "Node", filter_dict: { t: { type: "Contains", pat: "a", flags: -2 } } }], "E203", "chain[0].filter_dict.t.flags"],
+    [
+      [{ type: "Node", filter_dict: { t: { type: "AllOf", predicates: [{ type: "GT" }] } } }],
+      "E105",
+      "chain[0].filter_dict.t.predicates[0]",
+    ],
+    [[{ type: "Node", filter_dict: { t: { val: 1 } } }], "E105", "chain[0].filter_dict.t"],
+    [[{ type: "Node" }, { type: "Let", bindings: {} }], "E101", "chain[1].type"],
+    [{ type: "Chain", chain: [{ type: "Node" }], where: [{ eq: { left: "a.x", right: "bx" } }] }, "E101", "where[0].eq.right"],
+    [
+      { type: "Chain", chain: [{ type: "Node" }], where: [{ eq: { left: "a.x", right: "b.x" }, lt: { left: "a.x", right: "b.x" } }] },
+      "E101",
+      "where[0]",
+    ],
+    [{ type: "Let", bindings: { a: { type: "Ref", ref: "" } } }, "E105", "bindings.a.ref"],
+    [
+      { type: "Let", bindings: { a: { type: "Ref", ref: "b", chain: [{ type: "Edge" }] }, b: [{ type: "Node" }] } },
+      "E105",
+      "bindings.a.chain[0]",
+    ],
+    [{ type: "Let", bindings: { a: { type: "Let", bindings: { b: { type: "Node", x: 1 } } } } }, "E102", "bindings.a.bindings.b"],
+    [{ type: "Call", function: "rows", params: [] }, "E201", "chain[0].params"],
+    [{ type: "Chain", chain: {} }, "E101", "chain"],
+    [{ type: "Chain" }, "E105", ""],
+    [{ type: "Graph" }, "E101", "type"],
+  ];
+  it.each(cases)("%j -> %s at %s", (query, code, path) => {
+    const e = fail(query);
+    expect(e.message.startsWith(`[${code}] `)).toBe(true);
+    expect(e.path).toBe(path);
+  });
+
+  it("keeps the semantic checks: safelist and params after the schema", () => {
+    expect(fail([{ type: "Call", function: "umap" }]).message).toMatch(/^\[unsupported-call\] 'umap' is not supported yet; supported: /);
+    expect(fail([{ type: "Call", function: "rows", params: { nope: 1 } }]).message).toMatch(/^\[E303\] unknown parameter 'nope'/);
+  });
+});
