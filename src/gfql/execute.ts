@@ -4,6 +4,7 @@ import type pl from "nodejs-polars";
 import type { Binding, ChainOp, ChainQuery, GfqlQuery, LetQuery } from "./ast.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
 import { letOrder } from "./let-order.ts";
+import { checkRows } from "./limits.ts";
 import { runOps } from "./run-ops.ts";
 import type { WhereSpec } from "./same-path.ts";
 
@@ -41,10 +42,14 @@ function runBinding(root: GfqlGraph, binding: Binding, env: ReadonlyMap<string, 
 function runLet(root: GfqlGraph, query: LetQuery, outer: ReadonlyMap<string, GfqlGraph>, path: string): GfqlGraph {
   const env = new Map(outer);
   let last: GfqlGraph = root;
+  let held = 0; // rows of the bindings this Let keeps, capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (const i of letOrder(query, path, new Set(outer.keys()))) {
     const b = query.bindings[i];
     if (b === undefined) continue;
-    last = runBinding(root, b.value, env, `${path === "" ? "" : `${path}.`}bindings.${b.name}`);
+    const at = `${path === "" ? "" : `${path}.`}bindings.${b.name}`;
+    last = runBinding(root, b.value, env, at);
+    held += last.nodes.height + last.edges.height;
+    checkRows(held, "the Let bindings", at);
     env.set(b.name, last);
   }
   return query.output === undefined ? last : (env.get(query.output) ?? last);

@@ -4,6 +4,7 @@ import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
 import { applyFilter } from "./filter-expr.ts";
 import { A, B, EID, HOP, ID, idsOf, keepIn, union } from "./graph-frames.ts";
+import { checkRows } from "./limits.ts";
 
 /** The graph a hop walks: nodes (with ID column `nodeId`) and edges with a synthetic EID index. */
 export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
@@ -43,9 +44,12 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
   let seenNodes = wavefront;
   let seenEdges = oriented.select(EID).head(0);
   let front = wavefront;
+  let held = 0; // rows of all layers so far, capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (let k = 1; op.maxHops === null || k <= op.maxHops; k++) {
     const step = keepIn(oriented, A, front);
     if (step.height === 0) break;
+    held += step.height;
+    checkRows(held, `the hop expansion (${k} hops)`, path);
     const next = idsOf(step, B);
     layers.push(step);
     fronts.push(next);

@@ -7,10 +7,13 @@ import { runRowCall } from "./call-rows.ts";
 import { runChain } from "./chain.ts";
 import { gfqlError } from "./gfql-error.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
+import { checkRows } from "./limits.ts";
 import type { WhereSpec } from "./same-path.ts";
 
 function runCall(g: GfqlGraph, op: CallOp, path: string): GfqlGraph {
-  return (GRAPH_CALLS as readonly string[]).includes(op.call.fn) ? runGraphCall(g, op.call, path) : runRowCall(g, op.call, path);
+  const out = (GRAPH_CALLS as readonly string[]).includes(op.call.fn) ? runGraphCall(g, op.call, path) : runRowCall(g, op.call, path);
+  checkRows(Math.max(out.nodes.height, out.edges.height), `the result of '${op.call.fn}'`, path);
+  return out;
 }
 
 /** `ops` were validated by the parser: Calls only before and after the traversal block. */

@@ -6,6 +6,7 @@ import type { Passes, Restrict, Step } from "./chain.ts";
 import { gfqlError } from "./gfql-error.ts";
 import { A, B, EID, ID, union } from "./graph-frames.ts";
 import type { HopGraph } from "./hop.ts";
+import { checkJoin } from "./limits.ts";
 
 export type WhereSpec = { clauses: WhereClause[]; path: string };
 
@@ -27,7 +28,8 @@ function keptLayer(r: Passes, i: number, k: number): pl.DataFrame | undefined {
  * One row per matched path: the node id at every Node step and the edge id at every single-hop Edge step. A
  * multi-hop step contributes the (start, end) pairs its kept walks connect.
  */
-function pathTable(steps: Step[], r: Passes): pl.DataFrame | null {
+function pathTable(steps: Step[], r: Passes, path: string): pl.DataFrame | null {
+  const what = "the same-path table of matched paths";
   let paths = (r.pruned[0] as pl.DataFrame).select(pl.col(ID).alias(nodeCol(0)));
   for (let i = 1; i < steps.length; i += 2) {
     const op = (steps[i] as Step).op as EdgeOp;
@@ -36,6 +38,7 @@ function pathTable(steps: Step[], r: Passes): pl.DataFrame | null {
       const layer = keptLayer(r, i, 1);
       if (layer === undefined) return null; // nothing kept: no path
       const e = layer.select(pl.col(A), pl.col(EID).alias(edgeCol(i)), pl.col(B).alias(nodeCol(i + 1)));
+      checkJoin(paths, from, e, A, what, path);
       paths = paths.join(e, { leftOn: from, rightOn: A, how: "inner" });
     } else {
       let frontier = paths.select(pl.col(from).alias(S), pl.col(from).alias(C)).unique();
@@ -44,10 +47,12 @@ function pathTable(steps: Step[], r: Passes): pl.DataFrame | null {
       for (let k = 1; k <= layers && frontier.height > 0; k++) {
         const layer = keptLayer(r, i, k);
         if (layer === undefined) break;
+        checkJoin(frontier, C, layer, A, what, path);
         frontier = frontier.join(layer, { leftOn: C, rightOn: A, how: "inner" }).select(pl.col(S), pl.col(B).alias(C)).unique();
         if (k >= op.minHops) reached.push(frontier);
       }
       const pairs = union(reached, frontier.head(0));
+      checkJoin(paths, from, pairs, S, what, path);
       paths = paths.join(pairs.rename({ [C]: nodeCol(i + 1) }), { leftOn: from, rightOn: S, how: "inner" });
     }
     paths = paths.join(r.pruned[i + 1] as pl.DataFrame, { leftOn: nodeCol(i + 1), rightOn: ID, how: "semi" });
@@ -84,7 +89,7 @@ function compare(op: WhereClause["op"], l: pl.Expr, r: pl.Expr): pl.Expr {
 
 /** Filters the matched paths by every clause (nulls never compare true) and returns what each step may keep. */
 export function samePathRestrict(g: HopGraph, steps: Step[], r: Passes, where: WhereSpec): Restrict {
-  const table = pathTable(steps, r);
+  const table = pathTable(steps, r, where.path);
   const restrict: Restrict = { nodes: new Map(), edges: new Map() };
   if (table === null) {
     steps.forEach((step, i) => {
