@@ -1,5 +1,7 @@
 // Validated GFQL query AST: the shapes parseGfql returns and executeGfql consumes.
 
+import type { CypherRowPlan } from "./cypher/rows.ts";
+
 /** A time-of-day operand ({"type":"time"}), as nanoseconds since midnight like polars' Time. */
 export type TimeOfDay = { timeNanos: number };
 
@@ -89,7 +91,9 @@ export type CallSpec =
   | { fn: "where_rows"; filter: FilterDict }
   | { fn: "order_by"; keys: Array<{ column: string; descending: boolean }> }
   | { fn: "skip" | "limit"; value: number }
-  | { fn: "group_by"; keys: string[]; aggregations: Array<{ out: string; agg: AggFn; column?: string }> };
+  | { fn: "group_by"; keys: string[]; aggregations: Array<{ out: string; agg: AggFn; column?: string }> }
+  /** Built only by parseCypher (no wire form): a Cypher query's per-path rows (cypher/rows.ts). */
+  | { fn: "cypher_rows"; plan: CypherRowPlan };
 
 export const AGG_FNS = ["count", "count_distinct", "sum", "min", "max", "mean", "avg", "first", "last"] as const;
 export type AggFn = (typeof AGG_FNS)[number];

@@ -2,6 +2,7 @@
 
 import pl from "nodejs-polars";
 import type { AggFn, CallSpec } from "./ast.ts";
+import { runRowPlan } from "./cypher/rows.ts";
 import { applyFilter } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
@@ -83,6 +84,9 @@ export function runRowCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGrap
       return asRows(g, t.unique({ keep: "first", maintainOrder: true }));
     case "count_table":
       return asRows(g, pl.DataFrame({ count: [t.height] }));
+    case "cypher_rows":
+      if (g.rows === true) throw gfqlError("E101", "a Cypher query cannot run on a row table", path);
+      return asRows(g, runRowPlan(g, spec.plan));
     case "group_by": {
       needAll(t, spec.keys, (i) => `${at}.keys[${i}]`);
       const aggs = spec.aggregations.map((a, i) => aggExpr(t, a.agg, a.column, `${at}.aggregations[${i}]`).alias(a.out));

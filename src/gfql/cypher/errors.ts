@@ -10,9 +10,18 @@ export function cypherError(message: string, pos: Pos): AppError {
   });
 }
 
+const UNSUPPORTED = new WeakSet<object>();
+
 /** A construct outside the supported subset. */
 export function unsupported(what: string, pos: Pos): AppError {
-  return cypherError(`${what} not supported yet`, pos);
+  const e = cypherError(`${what} not supported yet`, pos);
+  UNSUPPORTED.add(e);
+  return e;
+}
+
+/** Whether `e` came from unsupported(): the Chain lowering then hands the query to the per-path row plan. */
+export function isUnsupported(e: unknown): boolean {
+  return typeof e === "object" && e !== null && UNSUPPORTED.has(e);
 }
 
 /** A clause that would write to the graph. */

@@ -1,16 +1,30 @@
 // Read-only Cypher subset compiled onto the GFQL AST: parseCypher(text, params) -> the query parseGfql returns.
+//
+// A query of the shape GFQL's Chain expresses (one MATCH path, WHERE that splits per variable, RETURN of one
+// variable) lowers to a Chain (lower.ts). Any other supported query becomes a Chain of one `cypher_rows` Call that
+// runs the per-path row plan (rows.ts); that Call has no wire form, so cypherToGfqlJson refuses such queries.
 
 import type { GfqlQuery } from "../ast.ts";
 import { parseGfql } from "../parse.ts";
+import { isUnsupported } from "./errors.ts";
 import { lowerCypher } from "./lower.ts";
 import { parseCypherSyntax } from "./parser.ts";
+import { planRows } from "./rows.ts";
 
-/** The GFQL wire form (JSON) a Cypher query lowers to, before validation. */
+/** The GFQL wire form (JSON) a Cypher query lowers to, before validation (Chain-shaped queries only). */
 export function cypherToGfqlJson(text: string, params: Record<string, unknown> = {}): Record<string, unknown> {
   return lowerCypher(parseCypherSyntax(text, params));
 }
 
 /** Parses a read-only Cypher query (see README, GFQL) into the GFQL query AST that executeGfql runs. */
 export function parseCypher(text: string, params: Record<string, unknown> = {}): GfqlQuery {
-  return parseGfql(cypherToGfqlJson(text, params));
+  const q = parseCypherSyntax(text, params);
+  let wire: Record<string, unknown>;
+  try {
+    wire = lowerCypher(q);
+  } catch (e) {
+    if (!isUnsupported(e)) throw e;
+    return { type: "Chain", chain: [{ type: "Call", call: { fn: "cypher_rows", plan: planRows(q) } }] };
+  }
+  return parseGfql(wire);
 }

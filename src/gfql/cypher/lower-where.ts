@@ -99,6 +99,9 @@ function varsOf(e: Expr, out: Set<string>): Set<string> {
     case "null":
     case "operand":
       add(e.operand);
+      break;
+    case "label":
+      out.add(e.variable);
   }
   return out;
 }
@@ -142,6 +145,11 @@ export function lowerWhere(e: Expr, filters: VarFilters, check: (variable: strin
       addFilter(filters, variable, column, pred);
       return;
     }
+    case "label":
+      check(e.variable, e.pos);
+      if (negated || e.labels.length !== 1) throw unsupported("this label predicate as a Chain filter", e.pos);
+      addFilter(filters, e.variable, "type", { type: "EQ", val: e.labels[0] });
+      return;
     case "operand":
       if (e.operand.kind === "prop") {
         check(e.operand.variable, e.operand.pos);

@@ -6,6 +6,9 @@
 //
 // Result rows: RETURN reads the rows of one pattern variable (its step is named after the variable, and the
 // `rows` Call keeps what that step matched), so there is one row per matched node or edge, not one per path.
+// Only queries of that shape lower to a Chain: one MATCH of one path, WHERE that splits per variable, RETURN of
+// one variable. Anything else throws an `unsupported` error and index.ts hands the query to the per-path row
+// plan (rows.ts).
 
 import { cypherError, type Pos, unsupported } from "./errors.ts";
 import { addFilter, lowerWhere, type VarFilters, type WirePredicate } from "./lower-where.ts";
@@ -40,16 +43,21 @@ function hopFields(r: RelPattern): Record<string, unknown> {
 }
 
 export function lowerCypher(q: CypherQuery): Record<string, unknown> {
+  const [clause, ...more] = q.matches;
+  if (clause === undefined || more.length > 0 || clause.optional || clause.patterns.length !== 1) {
+    throw unsupported("several MATCH patterns as a Chain", q.returnPos);
+  }
+  const { nodes, rels } = clause.patterns[0] as (typeof clause.patterns)[number];
   const vars = new Map<string, VarInfo>();
   const declare = (name: string | undefined, info: VarInfo, pos: Pos) => {
     if (name === undefined) return;
     if (vars.has(name)) throw unsupported(`reusing variable '${name}' within a pattern (cycles / joins)`, pos);
     vars.set(name, info);
   };
-  q.nodes.forEach((n, i) => {
+  nodes.forEach((n, i) => {
     declare(n.variable, { kind: "node", step: 2 * i, varLength: false }, n.pos);
   });
-  q.rels.forEach((r, i) => {
+  rels.forEach((r, i) => {
     declare(r.variable, { kind: "edge", step: 2 * i + 1, varLength: r.range !== undefined }, r.pos);
   });
   const lookup = (name: string, pos: Pos): VarInfo => {
@@ -61,19 +69,19 @@ export function lowerCypher(q: CypherQuery): Record<string, unknown> {
   // filters per step (keyed by step index, so anonymous elements work too)
   const filters: VarFilters = new Map();
   const key = (step: number) => String(step);
-  q.nodes.forEach((n, i) => {
+  nodes.forEach((n, i) => {
     if (n.labels.length > 1) throw unsupported(`multiple labels (:${n.labels.join(":")})`, n.pos);
     if (n.labels[0] !== undefined) addFilter(filters, key(2 * i), "type", { type: "EQ", val: n.labels[0] });
     for (const [k, v] of n.props) addFilter(filters, key(2 * i), k, eqPred(v, n.pos));
   });
-  q.rels.forEach((r, i) => {
+  rels.forEach((r, i) => {
     if (r.types.length === 1) addFilter(filters, key(2 * i + 1), "type", { type: "EQ", val: r.types[0] });
     if (r.types.length > 1) addFilter(filters, key(2 * i + 1), "type", { type: "IsIn", options: r.types });
     for (const [k, v] of r.props) addFilter(filters, key(2 * i + 1), k, eqPred(v, r.pos));
   });
-  if (q.where !== undefined) {
+  if (clause.where !== undefined) {
     const byVar: VarFilters = new Map();
-    lowerWhere(q.where, byVar, (name, pos) => {
+    lowerWhere(clause.where, byVar, (name, pos) => {
       const v = lookup(name, pos);
       if (v.varLength) throw unsupported(`WHERE on the variable-length relationship '${name}'`, pos);
     });
@@ -84,9 +92,9 @@ export function lowerCypher(q: CypherQuery): Record<string, unknown> {
   }
 
   const chain: Array<Record<string, unknown>> = [];
-  q.nodes.forEach((n, i) => {
+  nodes.forEach((n, i) => {
     if (i > 0) {
-      const r = q.rels[i - 1] as RelPattern;
+      const r = rels[i - 1] as RelPattern;
       const edge: Record<string, unknown> = {
         type: "Edge",
         direction: r.direction,
@@ -100,12 +108,15 @@ export function lowerCypher(q: CypherQuery): Record<string, unknown> {
     if (n.variable !== undefined) node.name = n.variable;
     chain.push(node);
   });
-  chain.push(...lowerReturn(q, lookup));
+  chain.push(...lowerReturn(q, nodes.length === 1, lookup));
   return { type: "Chain", chain };
 }
 
-function lowerReturn(q: CypherQuery, lookup: (name: string, pos: Pos) => VarInfo): Array<Record<string, unknown>> {
-  const single = q.nodes.length === 1;
+function lowerReturn(q: CypherQuery, single: boolean, lookup: (name: string, pos: Pos) => VarInfo): Array<Record<string, unknown>> {
+  for (const it of q.items) {
+    const e = it.expr;
+    if (e.kind === "agg" && (e.fn !== "count" || e.arg.kind === "prop")) throw unsupported(`${e.text} as a Chain`, e.pos);
+  }
   // the one variable whose rows RETURN reads
   let source: string | undefined;
   const use = (name: string, pos: Pos) => {
@@ -121,10 +132,10 @@ function lowerReturn(q: CypherQuery, lookup: (name: string, pos: Pos) => VarInfo
   for (const e of exprs) {
     if (e.kind === "var") use(e.name, e.pos);
     if (e.kind === "prop") use(e.variable, e.pos);
-    if (e.kind === "count" && e.arg !== "*") use(e.arg, e.pos);
+    if (e.kind === "agg" && e.arg.kind === "var") use(e.arg.name, e.pos);
   }
   for (const e of exprs) {
-    if (e.kind === "count" && !e.distinct && !single) {
+    if (e.kind === "agg" && !e.distinct && !single) {
       throw unsupported(`${e.text} over a multi-element pattern (it counts paths); use count(DISTINCT v)`, e.pos);
     }
   }
@@ -134,7 +145,7 @@ function lowerReturn(q: CypherQuery, lookup: (name: string, pos: Pos) => VarInfo
   const ops: Array<Record<string, unknown>> = [call("rows", rowsParams)];
 
   const whole = q.items.filter((it) => it.expr.kind === "var");
-  const aggs = q.items.filter((it) => it.expr.kind === "count");
+  const aggs = q.items.filter((it) => it.expr.kind === "agg");
   const props = q.items.filter((it) => it.expr.kind === "prop");
   const names = q.items.map((it) => it.alias ?? it.expr.text);
   const dup = names.find((n, i) => names.indexOf(n) !== i);
@@ -177,7 +188,7 @@ function lowerReturn(q: CypherQuery, lookup: (name: string, pos: Pos) => VarInfo
     ops.push(
       call("group_by", {
         keys: [...new Set(props.map((it) => (it.expr as { key: string }).key))],
-        aggregations: q.items.flatMap((it, i) => (it.expr.kind === "count" ? [[`__c${i}`, "count"]] : [])),
+        aggregations: q.items.flatMap((it, i) => (it.expr.kind === "agg" ? [[`__c${i}`, "count"]] : [])),
       }),
       ...orderKeys(rawOf),
       call("select", { items: q.items.map((it, i) => [names[i], raw(it.expr, i)]) }),

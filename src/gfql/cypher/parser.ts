@@ -1,7 +1,22 @@
-// Recursive-descent parser for the read-only Cypher subset: one MATCH of one connected path, WHERE, RETURN.
+// Recursive-descent parser for the read-only Cypher subset: [OPTIONAL] MATCH clauses of path patterns, WHERE, RETURN.
 
 import { cypherError, type Pos, readOnly, unsupported } from "./errors.ts";
-import type { CmpOp, CypherQuery, Expr, NodePattern, Operand, RelPattern, ReturnExpr, ReturnItem, Value } from "./syntax.ts";
+import {
+  AGGREGATES,
+  type AggArg,
+  type Aggregate,
+  type CmpOp,
+  type CypherQuery,
+  type Expr,
+  type MatchClause,
+  type NodePattern,
+  type Operand,
+  type PathPattern,
+  type RelPattern,
+  type ReturnExpr,
+  type ReturnItem,
+  type Value,
+} from "./syntax.ts";
 import { type Token, tokenize } from "./tokenize.ts";
 
 const WRITE_CLAUSES: Record<string, string> = {
@@ -83,8 +98,6 @@ class Parser {
       if (w === "CALL") {
         throw this.callIsWrite() ? readOnly("CALL ... write", t) : unsupported("CALL (procedures)", t);
       }
-      if (w === "OPTIONAL" && this.isKw("MATCH", 1)) throw unsupported("OPTIONAL MATCH", t);
-      if (w === "MATCH") throw unsupported("multiple MATCH clauses", t);
       if (OTHER_CLAUSES.includes(w)) throw unsupported(w, t);
     }
     this.fail(want);
@@ -99,11 +112,19 @@ class Parser {
   }
 
   query(): CypherQuery {
-    if (!this.acceptKw("MATCH")) this.clause("MATCH");
-    const { nodes, rels } = this.pattern();
-    if (this.isP(",")) throw unsupported("multiple patterns (comma-separated, disconnected or joined)", this.peek());
-    let where: Expr | undefined;
-    if (this.acceptKw("WHERE")) where = this.expr();
+    const matches: MatchClause[] = [];
+    for (;;) {
+      const pos: Pos = this.peek();
+      const optional = this.isKw("OPTIONAL") && this.isKw("MATCH", 1);
+      if (optional) this.i++;
+      if (!this.acceptKw("MATCH")) break;
+      const patterns = [this.pattern()];
+      while (this.acceptP(",")) patterns.push(this.pattern());
+      const clause: MatchClause = { optional, patterns, pos };
+      if (this.acceptKw("WHERE")) clause.where = this.expr();
+      matches.push(clause);
+    }
+    if (matches.length === 0) this.clause("MATCH");
     const returnPos: Pos = this.peek();
     if (!this.acceptKw("RETURN")) this.clause("RETURN");
     const distinct = this.acceptKw("DISTINCT");
@@ -126,8 +147,7 @@ class Parser {
         orderBy.push({ expr, descending });
       } while (this.acceptP(","));
     }
-    const q: CypherQuery = { nodes, rels, distinct, items, orderBy, returnPos };
-    if (where !== undefined) q.where = where;
+    const q: CypherQuery = { matches, distinct, items, orderBy, returnPos };
     if (this.acceptKw("SKIP")) q.skip = this.count("SKIP");
     if (this.acceptKw("LIMIT")) q.limit = this.count("LIMIT");
     if (this.peek().kind !== "eof") this.clause("end of query");
@@ -141,14 +161,15 @@ class Parser {
     return v;
   }
 
-  pattern(): { nodes: NodePattern[]; rels: RelPattern[] } {
+  pattern(): PathPattern {
+    const pos: Pos = this.peek();
     const nodes = [this.node()];
     const rels: RelPattern[] = [];
     while (this.isP("-") || this.isP("<")) {
       rels.push(this.rel());
       nodes.push(this.node());
     }
-    return { nodes, rels };
+    return { nodes, rels, pos };
   }
 
   node(): NodePattern {
@@ -295,6 +316,13 @@ class Parser {
       this.expectP(")");
       return e;
     }
+    const first = this.peek();
+    if (first.kind === "ident" && this.isP(":", 1)) {
+      this.i++;
+      const labels: string[] = [];
+      while (this.acceptP(":")) labels.push(this.name("a label"));
+      return { kind: "label", variable: first.text, labels, pos: first };
+    }
     const left = this.operand();
     const t = this.peek();
     const pos: Pos = t;
@@ -328,7 +356,6 @@ class Parser {
       if (this.isP("(", 1)) throw unsupported(`function ${t.text}()`, t);
       if (this.isP("{", 1)) throw unsupported("map projections", t);
       this.i++;
-      if (this.acceptP(":")) throw unsupported("label predicates in WHERE", t);
       if (this.acceptP(".")) return { kind: "prop", variable: t.text, key: this.name("a property name"), pos };
       return { kind: "var", name: t.text, pos };
     }
@@ -343,19 +370,32 @@ class Parser {
       throw unsupported("returning literals", t);
     }
     if (this.isP("(", 1)) {
-      if (t.text.toLowerCase() !== "count") throw unsupported(`function ${t.text}()`, t);
+      const fn = t.text.toLowerCase() as Aggregate;
+      if (!AGGREGATES.includes(fn)) throw unsupported(`function ${t.text}()`, t);
       this.i += 2;
       const distinct = this.acceptKw("DISTINCT");
-      let arg: string;
-      if (this.acceptP("*")) {
-        if (distinct) this.fail("a variable");
-        arg = "*";
+      let arg: AggArg;
+      let argText: string;
+      if (this.isP("*")) {
+        if (distinct || fn !== "count") this.fail("a variable or property");
+        this.i++;
+        arg = { kind: "star" };
+        argText = "*";
       } else {
-        arg = this.name("'*' or a variable");
-        if (this.isP(".")) throw unsupported("count() of a property", this.peek());
+        const v = this.name(fn === "count" ? "'*', a variable or property" : "a variable or property");
+        if (this.acceptP(".")) {
+          const key = this.name("a property name");
+          arg = { kind: "prop", variable: v, key };
+          argText = `${v}.${key}`;
+        } else {
+          arg = { kind: "var", name: v };
+          argText = v;
+        }
+        const n = this.peek();
+        if (n.kind === "punct" && n.text !== ")") throw unsupported(`expression operator '${n.text}' in ${fn}()`, n);
       }
       this.expectP(")");
-      return { kind: "count", arg, distinct, pos, text: `count(${distinct ? "DISTINCT " : ""}${arg})` };
+      return { kind: "agg", fn, arg, distinct, pos, text: `${fn}(${distinct ? "DISTINCT " : ""}${argText})` };
     }
     this.i++;
     if (this.acceptP(".")) {

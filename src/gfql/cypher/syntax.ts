@@ -16,6 +16,12 @@ export type RelPattern = {
   pos: Pos;
 };
 
+/** One path pattern: nodes[i] -rels[i]- nodes[i + 1]. */
+export type PathPattern = { nodes: NodePattern[]; rels: RelPattern[]; pos: Pos };
+
+/** One MATCH or OPTIONAL MATCH clause: comma-separated patterns and its own WHERE. */
+export type MatchClause = { optional: boolean; patterns: PathPattern[]; where?: Expr; pos: Pos };
+
 export type Operand = ({ kind: "prop"; variable: string; key: string } | { kind: "var"; name: string } | { kind: "lit"; value: Value }) & {
   pos: Pos;
 };
@@ -28,20 +34,25 @@ export type Expr = (
   | { kind: "cmp"; op: CmpOp; left: Operand; right: Operand }
   | { kind: "null"; negated: boolean; operand: Operand }
   | { kind: "operand"; operand: Operand }
+  | { kind: "label"; variable: string; labels: string[] }
 ) & { pos: Pos };
+
+export const AGGREGATES = ["count", "collect", "sum", "min", "max", "avg"] as const;
+export type Aggregate = (typeof AGGREGATES)[number];
+
+/** The argument of an aggregate: `*` (count only), a whole variable or a property. */
+export type AggArg = { kind: "star" } | { kind: "var"; name: string } | { kind: "prop"; variable: string; key: string };
 
 export type ReturnExpr = (
   | { kind: "var"; name: string }
   | { kind: "prop"; variable: string; key: string }
-  | { kind: "count"; arg: string | "*"; distinct: boolean }
+  | { kind: "agg"; fn: Aggregate; arg: AggArg; distinct: boolean }
 ) & { pos: Pos; text: string };
 
 export type ReturnItem = { expr: ReturnExpr; alias?: string };
 
 export type CypherQuery = {
-  nodes: NodePattern[];
-  rels: RelPattern[];
-  where?: Expr;
+  matches: MatchClause[];
   distinct: boolean;
   items: ReturnItem[];
   orderBy: Array<{ expr: ReturnExpr; descending: boolean }>;
