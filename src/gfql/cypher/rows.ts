@@ -4,7 +4,8 @@
 // What it covers: several MATCH / OPTIONAL MATCH clauses and comma-separated patterns joined on shared
 // variables, a variable repeated in a pattern (cycles), WHERE as a whole boolean expression over any variables
 // (OR, XOR, NOT, comparisons between properties of different variables, label tests), RETURN of several
-// variables (a whole node or relationship becomes one column per attribute, named `<name>.<column>`),
+// variables (a whole node or relationship becomes one column per attribute, named `<name>.<column>`; a RETURN
+// of just one whole variable keeps the bare column names, as the Chain lowering's does),
 // aggregates count/collect/sum/min/max/avg with implicit grouping by the other items, DISTINCT, ORDER BY,
 // SKIP and LIMIT.
 //
@@ -237,8 +238,16 @@ function allNodes(g: GfqlGraph): pl.DataFrame {
 
 function applyClause(ctx: Ctx, main: pl.DataFrame, clause: MatchClause): pl.DataFrame {
   let part: pl.DataFrame | undefined;
-  for (const p of clause.patterns) {
-    const t = matchPattern(ctx, p);
+  for (const p0 of clause.patterns) {
+    // start the walk from a node bound already (reversing the pattern if that is its last node): only its ids
+    const boundIn = (v: string) => [part, main].find((t) => t?.columns.includes(key(v)));
+    const last = p0.nodes[p0.nodes.length - 1] as NodePattern;
+    const p = boundIn(p0.nodes[0]?.variable as string) === undefined && boundIn(last.variable as string) !== undefined ? reversed(p0) : p0;
+    const start = key(p.nodes[0]?.variable as string);
+    const seed = boundIn(p.nodes[0]?.variable as string)
+      ?.select(start)
+      .unique();
+    const t = matchPattern(ctx, p, seed);
     part = part === undefined ? t : joinOn(part, t, "inner");
   }
   let c = distinctRelationships(ctx, part as pl.DataFrame, clause);
@@ -287,9 +296,10 @@ function attachProps(ctx: Ctx, t: pl.DataFrame, before: pl.DataFrame): pl.DataFr
 }
 
 /** The key table of one path pattern: a column of node ids / edge row numbers per (non-variable-length) element. */
-function matchPattern(ctx: Ctx, p: PathPattern): pl.DataFrame {
+function matchPattern(ctx: Ctx, p: PathPattern, seed?: pl.DataFrame): pl.DataFrame {
   const first = p.nodes[0] as NodePattern;
   let t = nodeCandidates(ctx, first);
+  if (seed !== undefined) t = t.join(seed, { on: key(first.variable as string), how: "semi" });
   p.rels.forEach((r, i) => {
     const from = key(p.nodes[i]?.variable as string);
     const n = p.nodes[i + 1] as NodePattern;
@@ -301,6 +311,12 @@ function matchPattern(ctx: Ctx, p: PathPattern): pl.DataFrame {
     t = t.join(nodeCandidates(ctx, n), { on: to, how: "semi" });
   });
   return t;
+}
+
+/** The same pattern written from its other end. */
+function reversed(p: PathPattern): PathPattern {
+  const flip = { forward: "reverse", reverse: "forward", undirected: "undirected" } as const;
+  return { ...p, nodes: [...p.nodes].reverse(), rels: [...p.rels].reverse().map((r) => ({ ...r, direction: flip[r.direction] })) };
 }
 
 const idOf = (ctx: Ctx) => ctx.nodes.schema[ctx.g.nodeId] as pl.DataType;
@@ -473,14 +489,14 @@ function compare(t: pl.DataFrame, e: Extract<Expr, { kind: "cmp" }>): pl.Expr {
 // RETURN
 
 /** The output columns of one non-aggregate item: one for a property, one per attribute for a whole variable. */
-function columnsOf(ctx: Ctx, t: pl.DataFrame, e: ReturnExpr, name: string): pl.Expr[] {
+function columnsOf(ctx: Ctx, t: pl.DataFrame, e: ReturnExpr, name: string, bare = false): pl.Expr[] {
   if (e.kind === "prop") {
     const c = prop(e.variable, e.key);
     return [(t.columns.includes(c) ? pl.col(c) : pl.lit(null)).alias(name)];
   }
   if (e.kind === "var") {
     const src = ctx.kinds[e.name] === "node" ? ctx.nodes : ctx.edges;
-    return src.columns.filter((c) => c !== EIDX).map((c) => pl.col(prop(e.name, c)).alias(`${name}.${c}`));
+    return src.columns.filter((c) => c !== EIDX).map((c) => pl.col(prop(e.name, c)).alias(bare ? c : `${name}.${c}`));
   }
   throw new Error("aggregate where a column was expected");
 }
@@ -518,6 +534,8 @@ function aggExpr(t: pl.DataFrame, e: Extract<ReturnExpr, { kind: "agg" }>, group
 function project(ctx: Ctx, t: pl.DataFrame, q: CypherQuery): pl.DataFrame {
   const names = q.items.map((it) => it.alias ?? it.expr.text);
   const isAgg = q.items.some((it) => it.expr.kind === "agg");
+  // `RETURN v` alone keeps the table's own column names, as the Chain lowering's `RETURN v` does
+  const bare = q.items.length === 1 && q.items[0]?.expr.kind === "var" && q.items[0].alias === undefined;
   const sortBy = (df: pl.DataFrame, by: string[]) =>
     by.length === 0 ? df : df.sort({ by, descending: q.orderBy.map((o) => o.descending), nullsLast: true, maintainOrder: true });
   let out: pl.DataFrame;
@@ -544,13 +562,13 @@ function project(ctx: Ctx, t: pl.DataFrame, q: CypherQuery): pl.DataFrame {
       q.orderBy.map((o) => outputFor(q, o.expr, names)),
     );
   } else if (q.distinct) {
-    out = t.select(...q.items.flatMap((it, i) => columnsOf(ctx, t, it.expr, names[i] as string))).unique({ maintainOrder: true });
+    out = t.select(...q.items.flatMap((it, i) => columnsOf(ctx, t, it.expr, names[i] as string, bare))).unique({ maintainOrder: true });
     out = sortBy(
       out,
       q.orderBy.map((o) => outputFor(q, o.expr, names)),
     );
   } else {
-    const cols = q.items.flatMap((it, i) => columnsOf(ctx, t, it.expr, names[i] as string));
+    const cols = q.items.flatMap((it, i) => columnsOf(ctx, t, it.expr, names[i] as string, bare));
     const extra = q.orderBy.map((o, i) => {
       const item = itemFor(q, o.expr);
       const e = item?.expr ?? o.expr;

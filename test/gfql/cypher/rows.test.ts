@@ -102,6 +102,19 @@ describe("per-path rows for several variables", () => {
 });
 
 describe("several patterns and MATCH clauses", () => {
+  it("a pattern bound at its far end is walked from there (MATCH and OPTIONAL MATCH)", () => {
+    expect(tuples(rows("MATCH (b {id: 'c'}) MATCH (a)-[r]->(b) RETURN a.id AS a, r.eid AS r ORDER BY r"), "a", "r")).toEqual([
+      ["b", "e1"],
+      ["a", "e3"],
+    ]);
+    expect(tuples(rows("MATCH (n:person) OPTIONAL MATCH (m)-[:X]->(n) RETURN n.id AS n, m.id AS m ORDER BY n"), "n", "m")).toEqual([
+      ["a", "e"],
+      ["b", "a"],
+      ["d", "c"],
+      ["f", null],
+    ]);
+  });
+
   it("comma-separated patterns joined on a shared variable", () => {
     expect(tuples(rows("MATCH (a)-[:X]->(b), (b)-[:Y]->(c) RETURN a.id AS a, c.id AS c ORDER BY a"), "a", "c")).toEqual([
       ["a", "c"],
@@ -289,6 +302,13 @@ describe("aggregation, DISTINCT, ORDER BY, SKIP, LIMIT", () => {
 });
 
 describe("engine integration", () => {
+  it("RETURN of one whole variable keeps the node table's column names, whichever way WHERE lowers", () => {
+    expect(rows("MATCH (n) WHERE n.age > 45 OR n.nick = 'bob' RETURN n ORDER BY n.id")).toEqual([
+      { id: "b", type: "person", age: 20, nick: "bob" },
+      { id: "d", type: "person", age: 50, nick: "Dee" },
+    ]);
+  });
+
   it("these queries lower to one cypher_rows Call; Chain-shaped ones still lower to a Chain", () => {
     const q = parseCypher("MATCH (a)-->(b) RETURN a.id, b.id");
     expect(q.type).toBe("Chain");
