@@ -14,6 +14,7 @@ export const UserRef = builder.prismaObject("User", {
     email: t.exposeString("email"),
     isAdmin: t.exposeBoolean("isAdmin"),
     isActive: t.exposeBoolean("isActive"),
+    assistantEnabled: t.exposeBoolean("assistantEnabled", { description: "Whether the assistant tool endpoint (/mcp) serves this account." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     organizations: t.field({
       type: [OrganizationRef],
@@ -56,6 +57,7 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
     password: t.string({ description: "Setting it ends every token issued so far." }),
     isAdmin: t.boolean(),
     isActive: t.boolean({ description: "false disables the account and ends its tokens." }),
+    assistantEnabled: t.boolean({ description: "false turns the assistant tool endpoint (/mcp) off for this account." }),
   }),
 });
 

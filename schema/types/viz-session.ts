@@ -47,8 +47,9 @@ builder.queryFields((t) => ({
   }),
   vizSessions: t.field({
     type: [VizSessionRef],
-    description: "The caller's own sessions; administrators see all.",
-    resolve: async (_root, _args, ctx) => ctx.services.sessions.list(await ctx.requireViewer()),
+    description: "The caller's own sessions; administrators see all unless `mine` is true.",
+    args: { mine: t.arg.boolean({ defaultValue: false }) },
+    resolve: async (_root, args, ctx) => ctx.services.sessions.list(await ctx.requireViewer(), { mine: args.mine ?? false }),
   }),
 }));
 

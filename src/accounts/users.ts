@@ -20,6 +20,7 @@ export type UpdateUserInput = {
   password?: string | undefined;
   isAdmin?: boolean | undefined;
   isActive?: boolean | undefined;
+  assistantEnabled?: boolean | undefined;
 };
 
 const USERNAME = /^[A-Za-z0-9_.@+-]{1,150}$/;
@@ -81,6 +82,7 @@ export function createUserService(deps: { db: Db; onChange?: (userId: number) =>
         ...(input.name !== undefined ? { name: input.name } : {}),
         ...(input.isAdmin !== undefined ? { isAdmin: input.isAdmin } : {}),
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
+        ...(input.assistantEnabled !== undefined ? { assistantEnabled: input.assistantEnabled } : {}),
         ...(passwordHash !== undefined ? { passwordHash } : {}),
         // A new password or a deactivation ends every token issued so far.
         ...(revokeTokens ? { tokensValidAfter: new Date() } : {}),

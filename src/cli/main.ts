@@ -9,11 +9,22 @@ const USAGE = `usage:
   npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
   npm run cli -- user list
   npm run cli -- user disable --username U
+  npm run cli -- user assistant --username U --off|--on   (the /mcp tool endpoint for this account)
   npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
   npm run cli -- key list --username U
   npm run cli -- key revoke --id KEY_ID`;
 
-type Flags = { username?: string; password?: string; email?: string; name?: string; admin?: boolean; org?: string; id?: string };
+type Flags = {
+  username?: string;
+  password?: string;
+  email?: string;
+  name?: string;
+  admin?: boolean;
+  org?: string;
+  id?: string;
+  on?: boolean;
+  off?: boolean;
+};
 
 async function userOf(services: Services, username: string | undefined) {
   if (!username) throw new AppError("INVALID_INPUT", "--username is required");
@@ -48,6 +59,13 @@ async function run(services: Services, noun: string, verb: string, flags: Flags)
       const user = await userOf(services, flags.username);
       await services.users.update(user.id, { isActive: false });
       console.log(`disabled user ${user.username}; its tokens and keys stop working`);
+      return;
+    }
+    case "user assistant": {
+      const user = await userOf(services, flags.username);
+      if (flags.on === flags.off) throw new AppError("INVALID_INPUT", "give exactly one of --on and --off");
+      await services.users.update(user.id, { assistantEnabled: Boolean(flags.on) });
+      console.log(`the assistant tool endpoint is ${flags.on ? "on" : "off"} for ${user.username}`);
       return;
     }
     case "key create": {
@@ -87,6 +105,8 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
         email: { type: "string" },
         name: { type: "string" },
         admin: { type: "boolean" },
+        on: { type: "boolean" },
+        off: { type: "boolean" },
         org: { type: "string" },
         id: { type: "string" },
         help: { type: "boolean", short: "h" },

@@ -34,6 +34,10 @@ export type Config = Readonly<{
   gfqlTimeoutMs: number;
   gfqlWorkers: number;
   gfqlMaxRows: number;
+  /** The /mcp tool endpoint: idle time before a transport session expires, time limit per tool call, most open sessions. */
+  mcpIdleSeconds: number;
+  mcpToolTimeoutMs: number;
+  mcpMaxSessions: number;
   /** Sharing mode of new datasets: private, organization or public. */
   defaultSharingMode: "private" | "organization" | "public";
 }>;
@@ -128,6 +132,9 @@ export function loadConfig(env: Env = process.env): Config {
     gfqlTimeoutMs: int(env, "GFQL_TIMEOUT_MS", 60_000, 1),
     gfqlWorkers: int(env, "GFQL_WORKERS", 1, 1),
     gfqlMaxRows: int(env, "GFQL_MAX_ROWS", 10_000, 1),
+    mcpIdleSeconds: int(env, "MCP_IDLE_SECONDS", 300, 1),
+    mcpToolTimeoutMs: int(env, "MCP_TOOL_TIMEOUT_MS", 60_000, 1),
+    mcpMaxSessions: int(env, "MCP_MAX_SESSIONS", 10_000, 1),
     defaultSharingMode: sharingMode(env.DEFAULT_SHARING_MODE),
   });
 }

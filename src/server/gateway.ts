@@ -1,8 +1,9 @@
-// createGateway(config): one fetch handler serving /graphql, the REST facade and static files.
+// createGateway(config): one fetch handler serving /graphql, the /mcp tool endpoint, the REST facade and static files.
 import path from "node:path";
 import type { DocumentNode } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Execute } from "../../facades/execute.ts";
+import { createMcpFacade } from "../../facades/mcp/app.ts";
 import { createRestFacade } from "../../facades/rest/app.ts";
 import { createWebFacade } from "../../facades/web/app.ts";
 import { schema } from "../../schema/index.ts";
@@ -67,6 +68,15 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     publicUrl: config.publicUrl,
     onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
   });
+  const mcp = createMcpFacade({
+    execute,
+    idleMs: config.mcpIdleSeconds * 1000,
+    toolTimeoutMs: config.mcpToolTimeoutMs,
+    maxSessions: config.mcpMaxSessions,
+    maxBodyBytes: config.maxJsonBodyBytes,
+    onUnexpected: (error) =>
+      logger.error("unexpected tool endpoint error", { error: error instanceof Error ? error.stack : String(error) }),
+  });
   const serveStatic = createStaticHandler(WEB_ROOT);
   const servePage = createMountedHandler("/graph/", path.join(WEB_ROOT, "dist"));
   const serveTableData = createTableRoutes(services);
@@ -87,6 +97,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
+    if (pathname === "/mcp" || pathname === "/mcp/") return mcp.fetch(request, { clientAddress });
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html") return web.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
@@ -94,5 +105,10 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, requestBody: env.requestBody });
   }
 
-  return { fetch, execute, yoga, services, logger, close: () => services.close() };
+  async function close(): Promise<void> {
+    await mcp.close();
+    await services.close();
+  }
+
+  return { fetch, execute, yoga, mcp, services, logger, close };
 }

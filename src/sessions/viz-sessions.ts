@@ -35,9 +35,10 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
 
   const get = (viewer: Viewer, id: string) => viewable(viewer, id);
 
-  /** The caller's own sessions; administrators see all. */
-  function list(viewer: Viewer) {
-    return db.vizSession.findMany({ where: viewer.isAdmin ? {} : { ownerId: viewer.userId }, orderBy: { createdAt: "desc" }, take: 1000 });
+  /** The caller's own sessions; administrators see all unless they ask for their own only. */
+  function list(viewer: Viewer, options: { mine?: boolean } = {}) {
+    const everyone = viewer.isAdmin && !options.mine;
+    return db.vizSession.findMany({ where: everyone ? {} : { ownerId: viewer.userId }, orderBy: { createdAt: "desc" }, take: 1000 });
   }
 
   async function publish(sessionId: string, kind: VizSessionEvent["kind"]) {

@@ -1,0 +1,228 @@
+// The /mcp tool endpoint (spec 3.5, 4.6, 7): the SDK's web-standard streamable HTTP transport, one per transport
+// session, behind checks that answer the spec's HTTP statuses and JSON-RPC codes before a tool runs.
+import { randomUUID } from "node:crypto";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { Execute } from "../execute.ts";
+import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure } from "./json-rpc.ts";
+import * as ops from "./operations.ts";
+import { type CheckedCall, createToolServer } from "./server.ts";
+import { argumentProblem } from "./tool-schemas.ts";
+import { type RunOperation, type Tool, toolNamed } from "./tools.ts";
+
+export type McpFacadeOptions = {
+  execute: Execute;
+  /** A transport session unused this long expires; later calls get 404. */
+  idleMs: number;
+  /** A tools/call running longer answers 504, and its query is stopped. */
+  toolTimeoutMs: number;
+  /** Most transport sessions held at once; beyond it the least recently used is discarded. */
+  maxSessions: number;
+  maxBodyBytes: number;
+  onUnexpected(error: unknown): void;
+};
+
+type Entry = { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; lastSeen: number };
+
+type AccessData = {
+  me: { id: number; assistantEnabled: boolean } | null;
+  vizSession?: { id: string; isOwner: boolean; ownerAvailable: boolean } | null;
+};
+
+/** The SDK insists on Accept and Content-Type headers that plain HTTP clients often leave out. */
+function forTransport(request: Request): Request {
+  const headers = new Headers(request.headers);
+  if (request.method === "POST") {
+    headers.set("accept", "application/json, text/event-stream");
+    headers.set("content-type", "application/json");
+  }
+  if (request.method === "GET") headers.set("accept", "text/event-stream");
+  return new Request(request.url, { method: request.method, headers });
+}
+
+async function readMessage(request: Request, maxBytes: number): Promise<JsonRpcRequest | { jsonrpc: "2.0"; id: JsonRpcId }> {
+  const declared = Number(request.headers.get("content-length") ?? 0);
+  if (declared > maxBytes) throw new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
+  const text = await request.text();
+  if (text.length > maxBytes) throw new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new McpFailure("PARSE_ERROR", "Parse error: the body is not JSON");
+  }
+  if (Array.isArray(body))
+    throw new McpFailure("PARSE_ERROR", "Parse error: batches are not supported; send one JSON-RPC message per request");
+  if (!isJsonRpcMessage(body)) throw new McpFailure("PARSE_ERROR", "Parse error: the body is not a JSON-RPC 2.0 message");
+  return body;
+}
+
+export function createMcpFacade(options: McpFacadeOptions) {
+  const sessions = new Map<string, Entry>();
+
+  const sweep = setInterval(
+    () => {
+      const cutoff = Date.now() - options.idleMs;
+      for (const [id, entry] of sessions) if (entry.lastSeen < cutoff) discard(id, entry);
+    },
+    Math.max(250, Math.min(options.idleMs / 2, 30_000)),
+  );
+  sweep.unref();
+
+  function discard(id: string, entry: Entry): void {
+    sessions.delete(id);
+    void entry.transport.close().catch(() => {});
+  }
+
+  function open(): Entry {
+    if (sessions.size >= options.maxSessions) {
+      const [oldestId, oldest] = [...sessions].reduce((a, b) => (a[1].lastSeen <= b[1].lastSeen ? a : b));
+      discard(oldestId, oldest);
+    }
+    const entry: Entry = {
+      transport: new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: randomUUID,
+        enableJsonResponse: true,
+        onsessioninitialized: (id) => void sessions.set(id, entry),
+        onsessionclosed: (id) => void sessions.delete(id),
+      }),
+      server: createToolServer(options.onUnexpected),
+      lastSeen: Date.now(),
+    };
+    void entry.server.connect(entry.transport);
+    return entry;
+  }
+
+  function known(request: Request): Entry {
+    const id = request.headers.get("mcp-session-id");
+    if (!id) throw new McpFailure("MISSING_SESSION_HEADER", "Bad Request: the mcp-session-id header is required (call initialize first)");
+    const entry = sessions.get(id);
+    if (!entry) throw new McpFailure("UNKNOWN_SESSION", "Session not found or expired: initialize again");
+    entry.lastSeen = Date.now();
+    return entry;
+  }
+
+  /**
+   * The field of an access-check operation: null when the caller is not signed in or may not see it (a missing
+   * session reads the same as a forbidden one); an error that is not about access means the check could not complete.
+   */
+  async function guarded(pending: ReturnType<RunOperation>, field: string): Promise<unknown> {
+    let result: Awaited<ReturnType<RunOperation>>;
+    try {
+      result = await pending;
+    } catch (error) {
+      options.onUnexpected(error);
+      throw new McpFailure("UNAVAILABLE", "The authorization check could not complete; retry");
+    }
+    const code = String((result.errors?.[0]?.extensions as { code?: string } | undefined)?.code ?? "");
+    if (code === "UNAUTHENTICATED" || code === "TOKEN_EXPIRED")
+      throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
+    if (code && code !== "NOT_FOUND" && code !== "FORBIDDEN")
+      throw new McpFailure("UNAVAILABLE", "The authorization check could not complete; retry");
+    return (result.data as Record<string, unknown> | null | undefined)?.[field] ?? null;
+  }
+
+  /** Credential, tool, arguments, account switch, session access and owner presence, in that order. */
+  async function check(request: Request, message: JsonRpcRequest, clientAddress: string): Promise<CheckedCall> {
+    const authorization = request.headers.get("authorization");
+    if (!authorization?.trim())
+      throw new McpFailure("UNAUTHENTICATED", "Missing credential: send Authorization: Bearer <KEY_ID>:<KEY> or Bearer <JWT>");
+    // Only the credential travels on: the tool endpoint never acts on a browser's cookie.
+    const carrier = new Request(request.url, { method: "POST", headers: { authorization, "content-type": "application/json" } });
+    const run: RunOperation = (document, variables) => options.execute({ document, variables, request: carrier, clientAddress });
+
+    const params = message.params ?? {};
+    const tool: Tool | undefined = toolNamed(params.name);
+    const args = params.arguments ?? {};
+    const me = (await guarded(run(ops.CALLER), "me")) as AccessData["me"];
+    if (!me) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
+
+    if (!tool) throw new McpFailure("METHOD_NOT_FOUND", `Unknown tool: ${JSON.stringify(params.name)}`);
+    if (args === null || typeof args !== "object" || Array.isArray(args))
+      throw new McpFailure("INVALID_PARAMS", "arguments must be an object");
+    const problem = argumentProblem(tool.name, args as Record<string, unknown>);
+    if (problem) throw new McpFailure("INVALID_PARAMS", `Invalid params for ${tool.name}: ${problem}`);
+    if (!me.assistantEnabled) throw new McpFailure("ASSISTANT_DISABLED", "The assistant feature is not enabled for this account");
+
+    if (tool.onSession) {
+      const session = (await guarded(
+        run(ops.SESSION_ACCESS, { id: (args as { session_id: string }).session_id }),
+        "vizSession",
+      )) as AccessData["vizSession"];
+      if (!session) throw new McpFailure("FORBIDDEN", "The caller cannot access this session");
+      if (tool.access === "owner" && !session.isOwner) throw new McpFailure("FORBIDDEN", "Only the session owner may modify this session");
+      if (!session.ownerAvailable) throw new McpFailure("OWNER_UNAVAILABLE", "Session owner unavailable: the visualization was closed");
+    }
+    return { tool: tool.name, args: args as Record<string, unknown>, run, timeoutMs: options.toolTimeoutMs };
+  }
+
+  async function callTool(entry: Entry, request: Request, message: JsonRpcRequest, clientAddress: string): Promise<Response> {
+    const id = message.id ?? null;
+    const call = await check(request, message, clientAddress).catch((error: unknown) => {
+      if (error instanceof McpFailure) return error;
+      throw error;
+    });
+    if (call instanceof McpFailure) return failureResponse(call, id);
+    const answered = entry.transport.handleRequest(forTransport(request), {
+      parsedBody: message,
+      authInfo: { token: "checked", clientId: "mcp", scopes: [], extra: { call } },
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<"timeout">((resolve) => {
+      timer = setTimeout(() => resolve("timeout"), options.toolTimeoutMs);
+    });
+    const winner = await Promise.race([answered, timedOut]).finally(() => clearTimeout(timer));
+    if (winner === "timeout") return failureResponse(new McpFailure("TIMEOUT", "Tool call timeout"), id);
+    if (call.failure) return failureResponse(call.failure, id);
+    return winner;
+  }
+
+  async function post(request: Request, clientAddress: string): Promise<Response> {
+    const message = await readMessage(request, options.maxBodyBytes);
+    const method = "method" in message ? message.method : undefined;
+    if (method === "initialize") {
+      const entry = open();
+      return entry.transport.handleRequest(forTransport(request), { parsedBody: message });
+    }
+    let entry: Entry;
+    try {
+      entry = known(request);
+    } catch (error) {
+      if (error instanceof McpFailure) return failureResponse(error, "id" in message ? (message.id ?? null) : null);
+      throw error;
+    }
+    if (method === "tools/call" && "id" in message && message.id !== undefined)
+      return callTool(entry, request, message as JsonRpcRequest, clientAddress);
+    return entry.transport.handleRequest(forTransport(request), { parsedBody: message });
+  }
+
+  async function fetch(request: Request, env: { clientAddress: string }): Promise<Response> {
+    try {
+      if (request.method === "POST") return await post(request, env.clientAddress);
+      if (request.method === "GET" || request.method === "DELETE")
+        return await known(request).transport.handleRequest(forTransport(request));
+      return new Response(
+        JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Method not allowed: use POST, GET or DELETE" } }),
+        {
+          status: 405,
+          headers: { "content-type": "application/json", allow: "GET, POST, DELETE" },
+        },
+      );
+    } catch (error) {
+      if (error instanceof McpFailure) return failureResponse(error);
+      options.onUnexpected(error);
+      return failureResponse(new McpFailure("INTERNAL", "Internal error"));
+    }
+  }
+
+  async function close(): Promise<void> {
+    clearInterval(sweep);
+    const entries = [...sessions];
+    sessions.clear();
+    await Promise.allSettled(entries.map(([, entry]) => entry.transport.close()));
+  }
+
+  return { fetch, close, openSessions: () => sessions.size };
+}
+
+export type McpFacade = ReturnType<typeof createMcpFacade>;
