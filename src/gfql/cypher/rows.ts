@@ -28,6 +28,15 @@ type VarKind = "node" | "edge" | "path";
 
 /** Most rows a variable-length segment may produce before the query is refused. */
 const MAX_WALKS = 1_000_000;
+/** Most rows a binding table may reach (checked after each join) before the query is refused. */
+const MAX_ROWS = 5_000_000;
+
+function capped(t: pl.DataFrame): pl.DataFrame {
+  if (t.height > MAX_ROWS) {
+    throw gfqlError("E101", `the MATCH clauses bind more than ${MAX_ROWS} rows; narrow the patterns or add WHERE conditions`, "cypher");
+  }
+  return t;
+}
 
 const key = (v: string) => `__cy_k:${v}`;
 const prop = (v: string, c: string) => `__cy_p:${v}.${c}`;
@@ -248,15 +257,15 @@ function applyClause(ctx: Ctx, main: pl.DataFrame, clause: MatchClause): pl.Data
       ?.select(start)
       .unique();
     const t = matchPattern(ctx, p, seed);
-    part = part === undefined ? t : joinOn(part, t, "inner");
+    part = capped(part === undefined ? t : joinOn(part, t, "inner"));
   }
   let c = distinctRelationships(ctx, part as pl.DataFrame, clause);
   if (!clause.optional) {
-    c = attachProps(ctx, joinOn(main, c, "inner"), main);
+    c = attachProps(ctx, capped(joinOn(main, c, "inner")), main);
     return clause.where === undefined ? c : c.filter(compileExpr(c, clause.where));
   }
   const base = main.drop(ROW).withRowIndex(ROW);
-  let j = attachProps(ctx, joinOn(base, c, "inner"), base);
+  let j = attachProps(ctx, capped(joinOn(base, c, "inner")), base);
   if (clause.where !== undefined) j = j.filter(compileExpr(j, clause.where));
   const added = j.columns.filter((col) => !base.columns.includes(col));
   return base.join(j.select(ROW, ...added), { on: ROW, how: "left" });
@@ -304,7 +313,7 @@ function matchPattern(ctx: Ctx, p: PathPattern, seed?: pl.DataFrame): pl.DataFra
     const from = key(p.nodes[i]?.variable as string);
     const n = p.nodes[i + 1] as NodePattern;
     const steps = r.range === undefined ? oriented(ctx, r) : walks(ctx, r, t.getColumn(from).unique());
-    t = t.join(steps, { leftOn: from, rightOn: FROM, how: "inner" });
+    t = capped(t.join(steps, { leftOn: from, rightOn: FROM, how: "inner" }));
     const to = key(n.variable as string);
     if (t.columns.includes(to)) t = t.filter(pl.col(TO).eq(pl.col(to))).drop(TO);
     else t = t.rename({ [TO]: to });
@@ -477,7 +486,10 @@ function compare(t: pl.DataFrame, e: Extract<Expr, { kind: "cmp" }>): pl.Expr {
   }
   const r = operand(t, e.right);
   if (l.kind === "null" || r.kind === "null") return pl.lit(null);
-  if (l.kind !== "other" && r.kind !== "other" && l.kind !== r.kind) {
+  // values of different kinds (a literal against a date column, say) never compare equal and have no order
+  const literal = (o: Operand, k: Kind) => o.kind === "lit" && k !== "other";
+  const mixed = l.kind !== r.kind && ((l.kind !== "other" && r.kind !== "other") || literal(e.left, l.kind) || literal(e.right, r.kind));
+  if (mixed) {
     return e.op === "=" ? pl.lit(false) : e.op === "<>" ? pl.lit(true) : pl.lit(null);
   }
   if (e.op === "=") return l.expr.eq(r.expr);

@@ -146,6 +146,7 @@ describe("WHERE", () => {
     expect(only("n.nick =~ '[A-Z].'", { nick: { type: "Fullmatch", pat: "[A-Z]." } })).toEqual(["a"]);
     expect(only("n.id IN ['a', 'f', 'zz']", { id: { type: "IsIn", options: ["a", "f", "zz"] } })).toEqual(["a", "f"]);
     expect(only("NOT n.age >= 30", { age: { type: "LT", val: 30 } })).toEqual(["b", "e"]);
+    expect(only("n:company", { type: { type: "EQ", val: "company" } })).toEqual(["c"]);
   });
 
   it("conditions on several variables go to their own steps", () => {

@@ -234,6 +234,9 @@ describe("WHERE as a boolean expression", () => {
     expect(ids("n:company OR n:bot")).toEqual(["c", "e"]);
     expect(ids("n.age >= $min OR n.id IN $ids", { min: 45, ids: ["b"] })).toEqual(["b", "d"]);
     expect(ids("n.age = 'thirty' OR n.id = 'c'")).toEqual(["c"]);
+    const g = typedGraph();
+    const dated: GfqlGraph = { ...g, nodes: g.nodes.withColumns(pl.lit(new Date(Date.UTC(2020, 0, 1))).alias("born")) };
+    expect(col(rows("MATCH (n) WHERE n.born = 'x' OR n.born > 3 OR n.id = 'a' RETURN n.id AS id", {}, dated), "id")).toEqual(["a"]);
     expect(rows("MATCH (a)-->(b) WHERE a.nosuch IS NULL AND b.id = 'd' RETURN a.id AS a, b.nosuch AS x")).toEqual([{ a: "c", x: null }]);
   });
 });
