@@ -14,7 +14,9 @@ export const UserRef = builder.prismaObject("User", {
     email: t.exposeString("email"),
     isAdmin: t.exposeBoolean("isAdmin"),
     isActive: t.exposeBoolean("isActive"),
-    assistantEnabled: t.exposeBoolean("assistantEnabled", { description: "Whether the assistant tool endpoint (/mcp) serves this account." }),
+    assistantEnabled: t.exposeBoolean("assistantEnabled", {
+      description: "Whether the assistant tool endpoint (/mcp) serves this account.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     organizations: t.field({
       type: [OrganizationRef],
