@@ -32,8 +32,8 @@ function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
 /**
  * Walks hop by hop from `wavefront` (an ID frame). Hop k takes every matching edge leaving F_{k-1}, so a node can
  * be revisited through cycles; the walk stops at max_hops, when a hop reaches nothing, or (to_fixed_point without
- * max_hops) when a hop adds no edge and no node not seen before. Reached = nodes first or again reached at a hop
- * within [min_hops, max_hops].
+ * max_hops) when a hop past min_hops adds no edge and no node not seen before (seen from min_hops on, when that is
+ * over 1). Reached = nodes first or again reached at a hop within [min_hops, max_hops].
  */
 export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string, allowedEdges?: pl.DataFrame): HopForward {
   let oriented = orientedEdges(g, op, path);
@@ -53,7 +53,12 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
     const next = idsOf(step, B);
     layers.push(step);
     fronts.push(next);
-    if (op.maxHops === null) {
+    // Below min_hops the walk goes on whatever it revisits (a cycle may reach some nodes only by longer walks);
+    // from min_hops on (when over 1), "new" means not taken or reached since min_hops.
+    if (op.maxHops === null && k === op.minHops && k > 1) {
+      seenEdges = step.select(EID).unique();
+      seenNodes = next;
+    } else if (op.maxHops === null && (k > op.minHops || op.minHops <= 1)) {
       const newEdges = step.select(EID).join(seenEdges, { on: EID, how: "anti" });
       const newNodes = next.join(seenNodes, { on: ID, how: "anti" });
       if (newEdges.height === 0 && newNodes.height === 0) {
