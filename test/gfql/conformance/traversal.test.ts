@@ -355,5 +355,3 @@ describe.each([
 ])("conformance: %s", (_, cases) => {
   it.each((cases as Case[]).map((c) => [c.name, c]))("%s", (_name, c) => checkCase(c as Case));
 });
-
-export const TRAVERSAL_CASES = line.length + diamond.length + cycle.length + star.length;
