@@ -129,13 +129,13 @@ function varsOfPattern(p: PathPattern): string[] {
   return [...p.nodes, ...p.rels].map((x) => x.variable as string);
 }
 
-/** The RETURN item an ORDER BY expression names: by alias, or by the same expression text. */
+/** The RETURN item an ORDER BY expression names: by alias, or by the same expression (aliased or not). */
 function itemFor(q: CypherQuery, e: ReturnExpr) {
   if (e.kind === "var") {
     const byAlias = q.items.find((it) => it.alias === e.name);
     if (byAlias !== undefined) return byAlias;
   }
-  return q.items.find((it) => it.alias === undefined && it.expr.text === e.text);
+  return q.items.find((it) => it.expr.text === e.text);
 }
 
 function checkReturnExpr(e: ReturnExpr, ret: (name: string, pos: Pos) => VarKind): void {

@@ -285,6 +285,11 @@ describe("aggregation, DISTINCT, ORDER BY, SKIP, LIMIT", () => {
     ]);
   });
 
+  it("ORDER BY the expression of an aliased item, after DISTINCT", () => {
+    const q = "MATCH (a)-->(b) WHERE a.id = 'a' OR b.id = 'a' RETURN DISTINCT a.type AS t ORDER BY a.type DESC";
+    expect(col(rows(q), "t")).toEqual(["person", "bot"]);
+  });
+
   it("DISTINCT over several columns", () => {
     expect(tuples(rows("MATCH (a)-->(b) RETURN DISTINCT a.type AS at, b.type AS bt ORDER BY at, bt"), "at", "bt")).toEqual([
       ["bot", "person"],
