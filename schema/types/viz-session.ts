@@ -79,7 +79,7 @@ builder.subscriptionFields((t) => ({
       const session = await ctx.services.sessions.get(viewer, String(args.id));
       const events = ctx.services.pubsub.subscribe("vizSession:changed", session.id);
       if (session.ownerId !== viewer.userId) return events;
-      return withPresence(events, () => ctx.services.sessions.touchOwner(viewer, session.id));
+      return ctx.services.sessions.ownerPresence(viewer, session.id, events);
     },
     resolve: async (event, _args, ctx) => ({
       ...event,
@@ -87,14 +87,3 @@ builder.subscriptionFields((t) => ({
     }),
   }),
 }));
-
-/** Keeps calling `touch` while the subscription is open, so the owner counts as present. */
-async function* withPresence<T>(events: AsyncIterable<T>, touch: () => Promise<void>): AsyncGenerator<T> {
-  await touch();
-  const timer = setInterval(() => void touch().catch(() => {}), 20_000);
-  try {
-    yield* events;
-  } finally {
-    clearInterval(timer);
-  }
-}

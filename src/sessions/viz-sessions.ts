@@ -68,6 +68,51 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     await db.vizSession.updateMany({ where: { id, ownerId: viewer.userId }, data: { ownerSeenAt: new Date() } });
   }
 
+  /** Owner pages connected to this process, per session. */
+  const ownerPages = new Map<string, number>();
+
+  /**
+   * Keeps the owner present while `events` is being read (an owner page's subscription): touched at once and
+   * every 20 s; when this process's last owner page of the session closes, the owner counts as gone at once (an
+   * owner page on another instance touches again within 20 s). A plain iterator, not an async generator, so that
+   * closing the subscription ends presence at once rather than after the next event.
+   */
+  async function ownerPresence<T>(viewer: Viewer, id: string, events: AsyncIterable<T>): Promise<AsyncIterableIterator<T>> {
+    const inner = events[Symbol.asyncIterator]();
+    ownerPages.set(id, (ownerPages.get(id) ?? 0) + 1);
+    await touchOwner(viewer, id);
+    const timer = setInterval(() => void touchOwner(viewer, id).catch(() => {}), 20_000);
+    let ended = false;
+    const end = async () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(timer);
+      const left = (ownerPages.get(id) ?? 1) - 1;
+      if (left > 0) ownerPages.set(id, left);
+      else {
+        ownerPages.delete(id);
+        await db.vizSession.updateMany({ where: { id, ownerId: viewer.userId }, data: { ownerSeenAt: null } }).catch(() => {});
+      }
+    };
+    const iterator: AsyncIterableIterator<T> = {
+      async next() {
+        const result = await inner.next();
+        if (result.done) await end();
+        return result;
+      },
+      async return(value?: unknown) {
+        await end();
+        return inner.return ? inner.return(value) : { done: true, value: undefined };
+      },
+      async throw(error?: unknown) {
+        await end();
+        return inner.throw ? inner.throw(error) : Promise.reject(error);
+      },
+      [Symbol.asyncIterator]: () => iterator,
+    };
+    return iterator;
+  }
+
   async function ownerAvailable(id: string): Promise<boolean> {
     const session = await db.vizSession.findUnique({ where: { id }, select: { ownerSeenAt: true } });
     return Boolean(session?.ownerSeenAt && Date.now() - session.ownerSeenAt.getTime() < PRESENCE_MS);
@@ -84,5 +129,5 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
   }
 
-  return { open, get, list, publish, setLayout, layout, touchOwner, ownerAvailable, share };
+  return { open, get, list, publish, setLayout, layout, touchOwner, ownerPresence, ownerAvailable, share };
 }

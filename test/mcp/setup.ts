@@ -8,6 +8,8 @@ import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { ADMIN, type TestGateway } from "../helpers/gateway.ts";
 
 export type McpWorld = {
+  /** The server's environment (its DATA_DIR and database), for the command line. */
+  env: Record<string, string>;
   url: string;
   base: string;
   sessionId: string;
@@ -138,6 +140,7 @@ export async function createMcpWorld(extraEnv: Record<string, string> = {}): Pro
   }
 
   return {
+    env,
     url: `${base}/mcp`,
     base,
     sessionId,
