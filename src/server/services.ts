@@ -73,7 +73,7 @@ export async function createServices(config: Config, logger: Logger) {
     decompress,
     defaultSharingMode: config.defaultSharingMode,
   });
-  const queryPool = createQueryPool({ size: config.gfqlWorkers, timeoutMs: config.gfqlTimeoutMs });
+  const queryPool = createQueryPool({ size: config.gfqlWorkers, timeoutMs: config.gfqlTimeoutMs, cacheBytes: config.gfqlTableCacheBytes });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, datasets, gfql });
   const workers = createComputeWorkers();

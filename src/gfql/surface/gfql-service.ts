@@ -5,7 +5,7 @@ import type { DatasetService } from "../../datasets/datasets-service.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { VizSessionService } from "../../sessions/viz-sessions.ts";
 import type { QueryPool } from "./query-pool.ts";
-import { OUTPUT_TYPES, type OutputType, type QueryAnswer } from "./run-query.ts";
+import { OUTPUT_TYPES, type OutputType, type QueryAnswer, type QueryJob } from "./run-query.ts";
 
 /**
  * `limit` "auto" is the tool endpoint's rule: 50 rows when the answer projects columns, 20 when it carries whole rows.
@@ -17,7 +17,32 @@ const AUTO_LIMITS = { projected: 50, whole: 20 };
 
 export type GfqlService = ReturnType<typeof createGfqlService>;
 
+/** Answers kept per service: stored tables never change under a path, so a repeated query may reuse its answer. */
+const ANSWER_CACHE_ENTRIES = 256;
+/** Match answers carry row positions: only modest ones are kept. */
+const ANSWER_CACHE_MAX_ROWS = 200_000;
+
 export function createGfqlService(deps: { datasets: DatasetService; sessions: VizSessionService; pool: QueryPool; maxRows: number }) {
+  const answers = new Map<string, QueryAnswer>();
+
+  /** Runs a job through the pool, or answers it again when the same job ran on the same stored tables. */
+  async function cached(job: QueryJob): Promise<QueryAnswer> {
+    const { timeoutMs: _timeout, ...identity } = job;
+    const key = JSON.stringify(identity);
+    const hit = answers.get(key);
+    if (hit) {
+      answers.delete(key);
+      answers.set(key, hit);
+      return hit;
+    }
+    const answer = await deps.pool.run(job);
+    if ((answer.nodeRows?.length ?? 0) + (answer.edgeRows?.length ?? 0) <= ANSWER_CACHE_MAX_ROWS) {
+      answers.set(key, answer);
+      if (answers.size > ANSWER_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
+    }
+    return answer;
+  }
+
   async function run(record: DatasetRecord, request: GfqlRequest): Promise<QueryAnswer> {
     if (!(OUTPUT_TYPES as readonly string[]).includes(request.output)) {
       throw new AppError("INVALID_INPUT", `output type must be one of ${OUTPUT_TYPES.join(", ")}`, { details: { field: "output_type" } });
@@ -54,7 +79,7 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
 
   /** Which rows of the dataset's node and edge tables a query matches (for collections). */
   function match(record: DatasetRecord, query: unknown, timeoutMs?: number): Promise<QueryAnswer> {
-    return deps.pool.run({ ...jobBase(record), query, output: "all", limit: 0, mode: "match", timeoutMs });
+    return cached({ ...jobBase(record), query, output: "all", limit: 0, mode: "match", timeoutMs });
   }
 
   return {

@@ -57,16 +57,19 @@ function plainRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   );
 }
 
-export function runQuery(job: QueryJob): QueryAnswer {
+/** How the stored tables are read: straight from disk, or through a worker's cache. */
+export type TableReader = (path: string) => pl.DataFrame;
+
+export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAnswer {
   // Text that is not JSON (it starts with neither [ nor {) is one read-only Cypher query.
   const text = typeof job.query === "string" ? job.query : undefined;
   const query =
     text !== undefined && !/^\s*[[{]/.test(text) ? parseCypher(text) : parseGfql(text !== undefined ? JSON.parse(text) : job.query);
   const match = job.mode === "match";
-  const storedNodes = readTable(job.nodesPath);
+  const storedNodes = read(job.nodesPath);
   // A dataset of nodes only still has an (empty) edge table, typed like its node ids.
   const storedEdges = job.edgesPath
-    ? readTable(job.edgesPath)
+    ? read(job.edgesPath)
     : storedNodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
   const nodes = match ? storedNodes.withRowIndex(NODE_ROW) : storedNodes;
   const edges = match ? storedEdges.withRowIndex(EDGE_ROW) : storedEdges;
