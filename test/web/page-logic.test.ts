@@ -2,6 +2,9 @@
 import { Float64, Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
+import { paintColors, parseRgba } from "../../web/src/collections-paint.ts";
+import { matchCountText } from "../../web/src/collections-panel.ts";
+import { decodeMatches } from "../../web/src/collections-query.ts";
 import { encodeColors } from "../../web/src/color-encoding.ts";
 import { readKeys, readNumbers, readStrings } from "../../web/src/column-values.ts";
 import { inspectorFields } from "../../web/src/field-visibility.ts";
@@ -10,6 +13,59 @@ import { topIndices } from "../../web/src/label-layer.ts";
 import { seedPositions } from "../../web/src/layout-plan.ts";
 import { opacityColumn, scaleColumn } from "../../web/src/numeric-scales.ts";
 import { findLabels } from "../../web/src/search-box.ts";
+
+describe("collections", () => {
+  const style = (node?: Float32Array, edge?: Float32Array) => ({
+    node: { rgba: node, sizes: undefined, defaultSize: 7, legend: undefined, priority: new Uint32Array(0) },
+    edge: { rgba: edge, widths: undefined, strength: undefined, legend: undefined },
+  });
+  // Nodes 10, 30, 20; the edge from 99 is not drawn, so links map to edge rows 0 and 2.
+  const topology = buildTopology(new Float64Array([10, 30, 20]), new Float64Array([10, 99, 20]), new Float64Array([20, 10, 30]));
+  const layer = (id: string, color: string, nodeRows: number[], edgeRows?: number[]) => ({
+    id,
+    rgba: parseRgba(color) ?? [0, 0, 0, 0],
+    nodeRows: Uint32Array.from(nodeRows),
+    edgeRows: edgeRows && Uint32Array.from(edgeRows),
+  });
+
+  it("reads the matches blob: counts, node rows, edge rows, and an unknown edge count", () => {
+    const words = new Uint32Array([2, 1, 5, 7, 3]);
+    expect(decodeMatches(words.buffer)).toEqual({ nodes: Uint32Array.from([5, 7]), edges: Uint32Array.from([3]) });
+    expect(decodeMatches(new Uint32Array([1, 0xffffffff, 4]).buffer)).toEqual({ nodes: Uint32Array.from([4]), edges: undefined });
+  });
+
+  it("parses #RRGGBB and #RRGGBBAA", () => {
+    expect(parseRgba("#ff0000")).toEqual([1, 0, 0, 1]);
+    expect(parseRgba("#00ff0080")?.[3]).toBeCloseTo(128 / 255);
+    expect(parseRgba("red")).toBeUndefined();
+  });
+
+  it("leaves the style alone without layers, and paints with the top layer winning where they overlap", () => {
+    expect(paintColors(style(), topology, [])).toEqual({ node: undefined, edge: undefined, interpolate: false });
+    const painted = paintColors(style(), topology, [layer("top", "#ff0000", [1], [2]), layer("under", "#0000ff80", [0, 1], [0])]);
+    const node = [...(painted.node ?? [])].map((v) => Math.round(v * 255));
+    expect(node.slice(0, 8)).toEqual([0, 0, 255, 128, 255, 0, 0, 255]);
+    // Edge row 2 is link 1, edge row 0 is link 0.
+    const edge = [...(painted.edge ?? [])].map((v) => Math.round(v * 255));
+    expect(edge).toEqual([0, 0, 255, 128, 255, 0, 0, 255]);
+    expect(painted.interpolate).toBe(false);
+  });
+
+  it("keeps links that blended their ends' colors in those colors while collections paint", () => {
+    const nodes = new Float32Array([1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1]);
+    expect(paintColors(style(nodes), topology, []).interpolate).toBe(true);
+    const painted = paintColors(style(nodes), topology, [layer("one", "#ffffff", [1])]);
+    // Link 0 joins nodes 0 (red) and 2 (blue).
+    expect([...(painted.edge ?? [])].slice(0, 4)).toEqual([0.5, 0, 0.5, 1]);
+    expect([...(painted.node ?? [])].slice(4, 8)).toEqual([1, 1, 1, 1]);
+  });
+
+  it("shows an unknown match count as a dash, never as 0", () => {
+    expect(matchCountText(null)).toBe("—");
+    expect(matchCountText(0)).toBe("0");
+    expect(matchCountText(12345)).toBe("12,345");
+  });
+});
 
 describe("graph topology", () => {
   it("maps sequential integer ids without a lookup table", () => {

@@ -1,5 +1,6 @@
 // The page controller: loads the session and its graph, wires selection, search, inspector and live updates.
-import { isCollectionsChange, onCollectionsChanged, type SessionChange } from "./collections-hook.ts";
+import { createCollectionsLayer } from "./collections-layer.ts";
+import type { PaintLayer } from "./collections-paint.ts";
 import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
 import { type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
@@ -7,7 +8,7 @@ import { createInspector, type Inspector } from "./inspector.ts";
 import { createLabelLayer, type LabelLayer } from "./label-layer.ts";
 import { planLayout } from "./layout-plan.ts";
 import { renderLegend } from "./legend.ts";
-import { subscribeToSession } from "./live-updates.ts";
+import { isCollectionsChange, type SessionChange, subscribeToSession } from "./live-updates.ts";
 import { nodeLabel } from "./node-text.ts";
 import { createPageStatus, type PageStatus } from "./page-status.ts";
 import { createSearchBox, type SearchBox } from "./search-box.ts";
@@ -34,13 +35,20 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
   let session = await fetchSession(sessionId);
   const page = new GraphPage(session, routes, status, elements);
   const loaded = page.load();
+  // Collections are listed at once and painted whenever the graph is there (the view keeps them until it is).
+  const collections = createCollectionsLayer(sessionId, (layers) => page.paintCollections(layers));
+  void collections.refresh();
   // Subscribed before the first load ends, so no change is missed; events wait behind the load and each other,
-  // so a slow reload is never overtaken by the next one.
+  // so a slow reload is never overtaken by the next one. Collection changes touch nothing else: they skip the queue.
   let queue: Promise<void> = loaded.catch(() => {});
-  const stop = subscribeToSession(sessionId, (change) => {
+  const live = subscribeToSession(sessionId, (change) => {
+    // Asked over the socket the event came on: an HTTP request waits more turns on a page busy drawing.
+    if (isCollectionsChange(change)) {
+      void collections.refresh((query, variables) => live.query(query, variables));
+      return;
+    }
     queue = queue
       .then(async () => {
-        if (isCollectionsChange(change)) onCollectionsChanged(change);
         const next = await fetchSession(sessionId);
         await page.update(session, next, change);
         session = next;
@@ -50,7 +58,7 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
   try {
     await loaded;
   } catch (error) {
-    stop();
+    live.stop();
     throw error;
   }
 }
@@ -125,6 +133,10 @@ class GraphPage {
       this.showLegend(this.model);
     }
     if (JSON.stringify(previous.dataset.fieldFilters) !== JSON.stringify(next.dataset.fieldFilters)) await this.inspector.refresh();
+  }
+
+  paintCollections(layers: PaintLayer[]): void {
+    this.view.setCollections(layers);
   }
 
   private async show(model: GraphModel, saved: Float32Array | undefined): Promise<void> {

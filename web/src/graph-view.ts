@@ -1,7 +1,9 @@
 // Wraps cosmos.gl: draws the model's typed arrays, runs the GPU force layout, and forwards pointer events.
 import { Graph, type GraphConfig } from "@cosmos.gl/graph";
+import { type PaintedColors, type PaintLayer, paintColors } from "./collections-paint.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
+import type { Topology } from "./graph-topology.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
 
 export const BACKGROUND = "#15181d";
@@ -22,6 +24,8 @@ export type GraphView = {
   readonly graph: Graph;
   show(model: GraphModel, start: LayoutStart): Promise<void>;
   applyStyle(style: GraphStyle): void;
+  /** The visible collections, the one on top first; they paint over the style's colors (kept across show). */
+  setCollections(layers: readonly PaintLayer[]): void;
   fit(duration?: number): void;
   /** Fits again after the layout settled, unless the person has already panned or zoomed. */
   refitIfUntouched(): void;
@@ -36,6 +40,8 @@ export type GraphView = {
 
 export function createGraphView(container: HTMLDivElement, events: GraphViewEvents): GraphView {
   let graph: Graph | undefined;
+  let drawn: { style: GraphStyle; topology: Topology } | undefined;
+  let layers: readonly PaintLayer[] = [];
   let simulating = false;
   let touched = false;
   /** The zoom level of the whole-graph view, so focusing a node zooms in relative to it. */
@@ -113,7 +119,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       await graph.ready;
       graph.setPointPositions(start.positions, !start.rescale);
       graph.setLinks(model.topology.links);
-      setStyle(graph, model.style);
+      drawn = { style: model.style, topology: model.topology };
+      setStyle(graph, model.style, paintColors(model.style, model.topology, layers));
       touched = false;
       graph.render(start.simulate ? 1 : 0);
       noteOverview((start.simulate ? 800 + 600 : 0) + 100);
@@ -123,8 +130,18 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       }
     },
     applyStyle(style) {
-      if (!graph) return;
-      setStyle(graph, style);
+      if (!graph || !drawn) return;
+      drawn = { ...drawn, style };
+      setStyle(graph, style, paintColors(style, drawn.topology, layers));
+      graph.render();
+    },
+    setCollections(next) {
+      layers = next;
+      if (!graph || !drawn) return;
+      const colors = paintColors(drawn.style, drawn.topology, layers);
+      graph.setConfigPartial({ linkColorInterpolateFromEndpoints: colors.interpolate });
+      graph.setPointColors(colors.node ?? EMPTY);
+      graph.setLinkColors(colors.edge ?? EMPTY);
       graph.render();
     },
     showPositions(positions) {
@@ -162,6 +179,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     destroy() {
       graph?.destroy();
       graph = undefined;
+      drawn = undefined;
     },
   };
   return view;
@@ -180,15 +198,13 @@ function decayFor(nodeCount: number): number {
 
 const EMPTY = new Float32Array(0);
 
-function setStyle(graph: Graph, style: GraphStyle): void {
-  graph.setConfigPartial({
-    pointDefaultSize: style.node.defaultSize,
-    linkColorInterpolateFromEndpoints: style.edge.rgba === undefined && style.node.rgba !== undefined,
-  });
+/** The style's sizes and widths, and its colors as painted by the visible collections. */
+function setStyle(graph: Graph, style: GraphStyle, colors: PaintedColors): void {
+  graph.setConfigPartial({ pointDefaultSize: style.node.defaultSize, linkColorInterpolateFromEndpoints: colors.interpolate });
   // An empty array means "no per-item values": cosmos.gl then draws that channel with the config default.
-  graph.setPointColors(style.node.rgba ?? EMPTY);
+  graph.setPointColors(colors.node ?? EMPTY);
   graph.setPointSizes(style.node.sizes ?? EMPTY);
-  graph.setLinkColors(style.edge.rgba ?? EMPTY);
+  graph.setLinkColors(colors.edge ?? EMPTY);
   graph.setLinkWidths(style.edge.widths ?? EMPTY);
   graph.setLinkStrength(style.edge.strength ?? EMPTY);
 }

@@ -15,7 +15,9 @@ type Revision { id: ID! number: Int! }
 type TableSchema { numRows: Int! dtypes: JSON! }
 type DatasetTables { nodes: TableSchema edges: TableSchema }
 type Dataset { id: ID! name: String! nodeEncodings: JSON! edgeEncodings: JSON! fieldFilters: JSON! tables: DatasetTables! }
-type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! }
+type Collection { id: ID! name: String! description: String position: Int! color: String! matchCount: Int nodeCount: Int
+  edgeCount: Int matchesUrl: String updatedAt: String }
+type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! }
 type SessionChange { kind: String! revision: Revision }
 type Query { vizSession(id: ID!): VizSession }
 type Subscription { vizSessionChanged(id: ID!): SessionChange! }
@@ -55,7 +57,7 @@ export async function startPageServer(distDir: string, fixture: GraphFixture): P
   const ipcCache = new Map<string, Uint8Array>();
 
   const root = {
-    vizSession: ({ id }: { id: string }) => (id === fixture.sessionId ? sessionAnswer(fixture) : null),
+    vizSession: ({ id }: { id: string }) => (id === fixture.sessionId ? { ...sessionAnswer(fixture), collections: [] } : null),
   };
   const subscriptionRoot = {
     vizSessionChanged: ({ id }: { id: string }) => changes(id === fixture.sessionId ? listeners : new Set()),
