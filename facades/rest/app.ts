@@ -65,6 +65,7 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
       const shaped = route.shape(result.data, input);
       const status = shaped.status ?? 200;
       if (status === 204) return c.body(null, 204);
+      if (shaped.bytes) return c.body(shaped.bytes as Uint8Array<ArrayBuffer>, status as 200, shaped.headers);
       return c.json(shaped.body ?? {}, status as 200, shaped.headers);
     });
   }

@@ -48,5 +48,6 @@ export const LIST_SESSIONS = `query VizSessions { vizSessions { ${SESSION_FIELDS
 export const GET_SESSION = `query VizSession($id: ID!) { vizSession(id: $id) { ${SESSION_FIELDS} } }`;
 export const SHARE_DATASET = `mutation ShareDataset($datasetId: ID!, $mode: String!) { shareDataset(datasetId: $datasetId, mode: $mode) }`;
 
-export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOutput!, $limit: Int!) {
-  gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit) { nodeCount edgeCount nodes edges } }`;
+export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOutput!, $limit: Int!, $fileFormat: GfqlFileFormat) {
+  gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit, fileFormat: $fileFormat) {
+    nodeCount edgeCount nodes edges nodesFile edgesFile shapeFile } }`;

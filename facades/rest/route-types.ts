@@ -11,7 +11,8 @@ export type RouteInput = {
   upload?: { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 };
 
-export type Shaped = { status?: number; body?: unknown; headers?: Record<string, string> };
+/** The answer: a JSON body, or `bytes` sent as they are (with a content-type header). */
+export type Shaped = { status?: number; body?: unknown; bytes?: Uint8Array; headers?: Record<string, string> };
 
 export type RestRoute = {
   methods: readonly Method[];

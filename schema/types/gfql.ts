@@ -5,6 +5,10 @@ import type { QueryAnswer } from "../../src/gfql/surface/run-query.ts";
 import { builder } from "../builder.ts";
 
 const GfqlOutput = builder.enumType("GfqlOutput", { values: ["shape", "nodes", "edges", "all"] as const });
+const GfqlFileFormat = builder.enumType("GfqlFileFormat", { values: ["parquet", "csv"] as const });
+
+const base64 = (file: Uint8Array | undefined) =>
+  file ? Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString("base64") : null;
 
 const GfqlResult = builder.objectRef<QueryAnswer>("GfqlResult").implement({
   description: "What a GFQL query matched: counts are the true totals; rows stop at the limit.",
@@ -13,6 +17,21 @@ const GfqlResult = builder.objectRef<QueryAnswer>("GfqlResult").implement({
     edgeCount: t.exposeInt("edgeCount"),
     nodes: t.field({ type: "JSON", nullable: true, resolve: (r) => r.nodes ?? null }),
     edges: t.field({ type: "JSON", nullable: true, resolve: (r) => r.edges ?? null }),
+    nodesFile: t.string({
+      nullable: true,
+      description: "With fileFormat: the node rows as that file, base64.",
+      resolve: (r) => base64(r.files?.nodes),
+    }),
+    edgesFile: t.string({
+      nullable: true,
+      description: "With fileFormat: the edge rows as that file, base64.",
+      resolve: (r) => base64(r.files?.edges),
+    }),
+    shapeFile: t.string({
+      nullable: true,
+      description: "With fileFormat and output shape: a kind/rows/cols table as that file, base64.",
+      resolve: (r) => base64(r.files?.shape),
+    }),
   }),
 });
 
@@ -30,6 +49,7 @@ builder.queryFields((t) => ({
         description: "Most rows per table. null applies the tool endpoint's rule: 50 when the answer projects columns, else 20.",
       }),
       timeoutMs: t.arg.int({ description: "Stops the query after this many milliseconds (never later than the server's limit)." }),
+      fileFormat: t.arg({ type: GfqlFileFormat, description: "Also answer the tables as files (nodesFile, edgesFile, shapeFile)." }),
     },
     resolve: async (_root, args, ctx) => {
       const viewer = await ctx.requireViewer();
@@ -38,6 +58,7 @@ builder.queryFields((t) => ({
         output: args.output ?? "shape",
         limit: args.limit ?? ("auto" as const),
         timeoutMs: args.timeoutMs ?? undefined,
+        fileFormat: args.fileFormat ?? undefined,
       };
       if (args.sessionId) return ctx.services.gfql.onSession(viewer, String(args.sessionId), request);
       if (args.datasetId) return ctx.services.gfql.onDataset(viewer, String(args.datasetId), request);

@@ -1,4 +1,6 @@
 // GFQL surfaces: pygraphistry's remote route and the GraphQL query on datasets and sessions, with limits and a real timeout.
+import { unzipSync } from "fflate";
+import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -37,22 +39,57 @@ describe("GFQL surfaces", () => {
       ],
       metadata: { node_count: 3, edge_count: 2, truncated: false },
     });
+    // pandas.DataFrame(body) is what pygraphistry builds from these.
     const shape = await post(`/api/v2/etl/datasets/${id}/gfql/shape`, { gfql_query: { type: "Chain", chain }, gfql_operations: [] });
-    expect(shape.body).toEqual({ nodes: 3, edges: 2 });
-    const nodes = await post(`/api/v2/etl/datasets/${id}/gfql/nodes`, { gfql_operations: chain });
-    expect(Object.keys(nodes.body).sort()).toEqual(["metadata", "nodes"]);
+    expect(shape.body).toEqual([
+      { kind: "nodes", rows: 3 },
+      { kind: "edges", rows: 2 },
+    ]);
+    const nodes = await post(`/api/v2/etl/datasets/${id}/gfql/nodes`, { gfql_operations: chain, format: "json" });
+    expect(nodes.body).toEqual([{ node: "a" }, { node: "b" }, { node: "c" }]);
+  });
+
+  it("answers parquet (pygraphistry's default) and csv: one file per axis, a zip for all", async () => {
+    const chain = [{ type: "Node", filter_dict: { node: "a" } }, { type: "Edge", direction: "forward", hops: 2 }, { type: "Node" }];
+    const raw = (output: string, format: string) =>
+      gw.request(`/api/v2/etl/datasets/${id}/gfql/${output}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        json: { gfql_operations: chain, gfql_query: { type: "Chain", chain }, format, engine: "pandas", strictness: "default" },
+      });
+    const nodes = await raw("nodes", "parquet");
+    expect(nodes.status).toBe(200);
+    expect(nodes.headers.get("content-type")).toBe("application/vnd.apache.parquet");
+    const nodeFrame = pl.readParquet(Buffer.from(await nodes.arrayBuffer()));
+    expect(nodeFrame.getColumn("node").toArray()).toEqual(["a", "b", "c"]);
+    const all = await raw("all", "parquet");
+    expect(all.headers.get("content-type")).toBe("application/zip");
+    const files = unzipSync(new Uint8Array(await all.arrayBuffer()));
+    expect(Object.keys(files).sort()).toEqual(["edges.parquet", "metadata.json", "nodes.parquet"]);
+    const edgeFrame = pl.readParquet(Buffer.from(files["edges.parquet"] ?? new Uint8Array()));
+    expect(edgeFrame.getColumn("w").dtype.equals(pl.Int64)).toBe(true);
+    expect(edgeFrame.toRecords()).toEqual([
+      { s: "a", d: "b", w: 1 },
+      { s: "b", d: "c", w: 5 },
+    ]);
+    expect(JSON.parse(new TextDecoder().decode(files["metadata.json"]))).toMatchObject({ dataset_id: id, node_count: 3, edge_count: 2 });
+    const csv = await raw("edges", "csv");
+    expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
+    expect(await csv.text()).toBe("s,d,w\na,b,1\nb,c,5\n");
+    const shape = await raw("shape", "csv");
+    expect(await shape.text()).toBe("kind,rows,cols\nnodes,3,1\nedges,2,3\n");
   });
 
   it("reports query errors with their code and where, and refuses what it cannot do by name", async () => {
     const missing = await post(`/api/v2/etl/datasets/${id}/gfql/shape`, { gfql_operations: [{ type: "Node", filter_dict: { nope: 1 } }] });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: "INVALID_INPUT", details: { gfqlCode: "E301", path: "chain[0].filter_dict.nope" } });
-    const parquet = await post(`/api/v2/etl/datasets/${id}/gfql/all`, {
+    const xml = await post(`/api/v2/etl/datasets/${id}/gfql/all`, {
       gfql_operations: [{ type: "Node", filter_dict: {} }],
-      format: "parquet",
+      format: "xml",
     });
-    expect(parquet.status).toBe(400);
-    expect((parquet.body.error as { details: { field: string } }).details.field).toBe("format");
+    expect(xml.status).toBe(400);
+    expect((xml.body.error as { details: { field: string } }).details.field).toBe("format");
     const empty = await post(`/api/v2/etl/datasets/${id}/gfql/all`, {});
     expect(empty.status).toBe(400);
   });

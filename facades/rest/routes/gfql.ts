@@ -1,10 +1,25 @@
-// pygraphistry's remote GFQL route: a query on a dataset, answered in JSON.
+// pygraphistry's remote GFQL route: a query on a dataset, answered as pygraphistry's chain_remote reads it: JSON
+// (all: {nodes, edges, metadata}; nodes or edges: the rows; shape: one row per axis), or parquet / csv files
+// (all: a zip of nodes.<ext>, edges.<ext> and metadata.json). pygraphistry asks for parquet unless told otherwise.
+import { zipSync } from "fflate";
 import { RestError } from "../errors.ts";
 import { GFQL } from "../operations.ts";
-import type { RestRoute, RouteInput } from "../route-types.ts";
+import type { RestRoute, RouteInput, Shaped } from "../route-types.ts";
 
 /** Rows returned per table over REST: the counts always say how many matched. */
 const ROW_LIMIT = 10_000;
+
+const CONTENT_TYPES = { parquet: "application/vnd.apache.parquet", csv: "text/csv; charset=utf-8" } as const;
+
+type Answer = {
+  nodeCount: number;
+  edgeCount: number;
+  nodes: Record<string, unknown>[] | null;
+  edges: Record<string, unknown>[] | null;
+  nodesFile: string | null;
+  edgesFile: string | null;
+  shapeFile: string | null;
+};
 
 function queryOf({ body }: RouteInput): unknown {
   if (body.gfql_query !== undefined && body.gfql_query !== null) return body.gfql_query;
@@ -14,10 +29,15 @@ function queryOf({ body }: RouteInput): unknown {
   });
 }
 
-function outputOf({ params, body }: RouteInput): string {
-  if (body.format !== undefined && body.format !== "json") {
-    throw new RestError("INVALID_INPUT", `format "${String(body.format)}" is not supported yet; use json`, { field: "format" });
+function formatOf({ body }: RouteInput): "json" | "parquet" | "csv" {
+  const format = body.format ?? "json";
+  if (format !== "json" && format !== "parquet" && format !== "csv") {
+    throw new RestError("INVALID_INPUT", `format "${String(format)}" is not supported; use json, parquet or csv`, { field: "format" });
   }
+  return format;
+}
+
+function outputOf({ params, body }: RouteInput): string {
   for (const field of ["node_col_subset", "edge_col_subset", "persist"]) {
     if (body[field] !== undefined && body[field] !== null && body[field] !== false) {
       throw new RestError("INVALID_INPUT", `${field} is not supported yet`, { field });
@@ -26,23 +46,65 @@ function outputOf({ params, body }: RouteInput): string {
   return params.output ?? "";
 }
 
+const bytesOf = (file: string | null) => new Uint8Array(Buffer.from(file ?? "", "base64"));
+
+function asFiles(answer: Answer, output: string, format: "parquet" | "csv", datasetId: string): Shaped {
+  const headers = { "content-type": CONTENT_TYPES[format] };
+  if (output === "shape") return { bytes: bytesOf(answer.shapeFile), headers };
+  if (output === "nodes") return { bytes: bytesOf(answer.nodesFile), headers };
+  if (output === "edges") return { bytes: bytesOf(answer.edgesFile), headers };
+  const metadata = { dataset_id: datasetId, node_count: answer.nodeCount, edge_count: answer.edgeCount, truncated: truncated(answer) };
+  const zip = zipSync({
+    [`nodes.${format}`]: bytesOf(answer.nodesFile),
+    [`edges.${format}`]: bytesOf(answer.edgesFile),
+    "metadata.json": new TextEncoder().encode(JSON.stringify(metadata)),
+  });
+  return { bytes: zip, headers: { "content-type": "application/zip" } };
+}
+
+const truncated = (a: Answer) => a.nodeCount > ROW_LIMIT || a.edgeCount > ROW_LIMIT;
+
+function asJson(answer: Answer, output: string): Shaped {
+  // pandas.DataFrame(answer) is what the client builds: rows for one axis, one row per axis for the shape.
+  if (output === "shape")
+    return {
+      body: [
+        { kind: "nodes", rows: answer.nodeCount },
+        { kind: "edges", rows: answer.edgeCount },
+      ],
+    };
+  if (output === "nodes") return { body: answer.nodes ?? [] };
+  if (output === "edges") return { body: answer.edges ?? [] };
+  return {
+    body: {
+      nodes: answer.nodes ?? [],
+      edges: answer.edges ?? [],
+      metadata: { node_count: answer.nodeCount, edge_count: answer.edgeCount, truncated: truncated(answer) },
+    },
+  };
+}
+
 export const GFQL_ROUTES: readonly RestRoute[] = [
   {
     path: "/api/v2/etl/datasets/:id/gfql/:output{all|nodes|edges|shape}",
     methods: ["POST"],
     body: { schema: "gfql-remote-body", required: true },
     document: GFQL,
-    variables: (input) => ({ datasetId: input.params.id, query: queryOf(input), output: outputOf(input), limit: ROW_LIMIT }),
-    shape: (data, { params }) => {
-      const r = data.gfql as { nodeCount: number; edgeCount: number; nodes: unknown[] | null; edges: unknown[] | null };
-      if (params.output === "shape") return { body: { nodes: r.nodeCount, edges: r.edgeCount } };
+    variables: (input) => {
+      const format = formatOf(input);
       return {
-        body: {
-          ...(r.nodes ? { nodes: r.nodes } : {}),
-          ...(r.edges ? { edges: r.edges } : {}),
-          metadata: { node_count: r.nodeCount, edge_count: r.edgeCount, truncated: r.nodeCount > ROW_LIMIT || r.edgeCount > ROW_LIMIT },
-        },
+        datasetId: input.params.id,
+        query: queryOf(input),
+        output: outputOf(input),
+        limit: ROW_LIMIT,
+        fileFormat: format === "json" ? null : format,
       };
+    },
+    shape: (data, input) => {
+      const answer = data.gfql as Answer;
+      const output = input.params.output ?? "all";
+      const format = formatOf(input);
+      return format === "json" ? asJson(answer, output) : asFiles(answer, output, format, input.params.id ?? "");
     },
   },
 ];

@@ -5,13 +5,19 @@ import type { DatasetService } from "../../datasets/datasets-service.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { VizSessionService } from "../../sessions/viz-sessions.ts";
 import type { QueryPool } from "./query-pool.ts";
-import { OUTPUT_TYPES, type OutputType, type QueryAnswer, type QueryJob } from "./run-query.ts";
+import { type FileFormat, OUTPUT_TYPES, type OutputType, type QueryAnswer, type QueryJob } from "./run-query.ts";
 
 /**
  * `limit` "auto" is the tool endpoint's rule: 50 rows when the answer projects columns, 20 when it carries whole rows.
  * `timeoutMs` tightens the pool's time limit for this one query.
  */
-export type GfqlRequest = { query: unknown; output: string; limit: number | "auto"; timeoutMs?: number };
+export type GfqlRequest = {
+  query: unknown;
+  output: string;
+  limit: number | "auto";
+  timeoutMs?: number;
+  fileFormat?: FileFormat | undefined;
+};
 
 const AUTO_LIMITS = { projected: 50, whole: 20 };
 
@@ -19,8 +25,17 @@ export type GfqlService = ReturnType<typeof createGfqlService>;
 
 /** Answers kept per service: stored tables never change under a path, so a repeated query may reuse its answer. */
 const ANSWER_CACHE_ENTRIES = 256;
-/** Match answers carry row positions: only modest ones are kept. */
-const ANSWER_CACHE_MAX_ROWS = 200_000;
+/** Only modest answers are kept: few JSON rows, small files, a bounded number of matched positions. */
+const ANSWER_CACHE_MAX_ROWS = 1_000;
+const ANSWER_CACHE_MAX_POSITIONS = 200_000;
+const ANSWER_CACHE_MAX_FILE_BYTES = 1 << 20;
+
+function cacheable(answer: QueryAnswer): boolean {
+  const rows = (answer.nodes?.length ?? 0) + (answer.edges?.length ?? 0);
+  const positions = (answer.nodeRows?.length ?? 0) + (answer.edgeRows?.length ?? 0);
+  const fileBytes = Object.values(answer.files ?? {}).reduce((sum, file) => sum + (file?.byteLength ?? 0), 0);
+  return rows <= ANSWER_CACHE_MAX_ROWS && positions <= ANSWER_CACHE_MAX_POSITIONS && fileBytes <= ANSWER_CACHE_MAX_FILE_BYTES;
+}
 
 export function createGfqlService(deps: { datasets: DatasetService; sessions: VizSessionService; pool: QueryPool; maxRows: number }) {
   const answers = new Map<string, QueryAnswer>();
@@ -36,7 +51,7 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       return hit;
     }
     const answer = await deps.pool.run(job);
-    if ((answer.nodeRows?.length ?? 0) + (answer.edgeRows?.length ?? 0) <= ANSWER_CACHE_MAX_ROWS) {
+    if (cacheable(answer)) {
       answers.set(key, answer);
       if (answers.size > ANSWER_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
     }
@@ -52,12 +67,13 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
     if (!Number.isInteger(limit) || limit < 0 || limit > deps.maxRows) {
       throw new AppError("INVALID_INPUT", `limit must be between 0 and ${deps.maxRows}`, { details: { field: "limit" } });
     }
-    const answer = await deps.pool.run({
+    const answer = await cached({
       ...jobBase(record),
       query: request.query,
       output: request.output as OutputType,
       limit,
       timeoutMs: request.timeoutMs,
+      fileFormat: request.fileFormat,
     });
     if (!auto || answer.projected) return answer;
     return { ...answer, nodes: answer.nodes?.slice(0, AUTO_LIMITS.whole), edges: answer.edges?.slice(0, AUTO_LIMITS.whole) };

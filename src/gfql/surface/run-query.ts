@@ -7,6 +7,9 @@ import { executeGfql } from "../execute.ts";
 import { parseGfql } from "../parse.ts";
 
 export const OUTPUT_TYPES = ["shape", "nodes", "edges", "all"] as const;
+/** Besides JSON rows, an answer's tables may come as files (pygraphistry's remote GFQL asks for parquet by default). */
+export const FILE_FORMATS = ["parquet", "csv"] as const;
+export type FileFormat = (typeof FILE_FORMATS)[number];
 export type OutputType = (typeof OUTPUT_TYPES)[number];
 
 export type QueryJob = {
@@ -24,6 +27,8 @@ export type QueryJob = {
   mode?: "rows" | "match";
   /** A time limit tighter than the pool's, for this job only. */
   timeoutMs?: number;
+  /** Also write the answer's tables (up to `limit` rows) as files of this format; `shape` is a kind/rows/cols table. */
+  fileFormat?: FileFormat | undefined;
 };
 
 export type QueryAnswer = {
@@ -36,6 +41,8 @@ export type QueryAnswer = {
   /** In match mode: positions of the matched rows in the node and edge tables; undefined when unknown. */
   nodeRows?: Uint32Array | undefined;
   edgeRows?: Uint32Array | undefined;
+  /** With `fileFormat`: the tables as files. */
+  files?: { nodes?: Uint8Array; edges?: Uint8Array; shape?: Uint8Array } | undefined;
 };
 
 /** Hidden row-position columns carried through a match-mode query. */
@@ -81,12 +88,35 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
   if (match) return matchAnswer(job, storedNodes, result);
   const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
   const projected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
+  const files = job.fileFormat ? tableFiles(job, result, want) : undefined;
   return {
+    files,
     projected: projected(result.nodes, nodes) || (!result.rows && projected(result.edges, edges)),
     nodeCount: result.nodes.height,
     edgeCount: result.edges.height,
     nodes: want("nodes") ? plainRows(result.nodes.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
     edges: want("edges") ? plainRows(result.edges.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
+  };
+}
+
+function fileOf(frame: pl.DataFrame, format: FileFormat): Uint8Array {
+  return new Uint8Array(format === "parquet" ? frame.writeParquet() : frame.writeCSV());
+}
+
+/** The answer's tables as files: the wanted axes up to the row limit, or for `shape` one row per axis. */
+function tableFiles(job: QueryJob, result: ReturnType<typeof executeGfql>, want: (axis: "nodes" | "edges") => boolean) {
+  const format = job.fileFormat as FileFormat;
+  if (job.output === "shape") {
+    const shape = pl.DataFrame([
+      pl.Series("kind", ["nodes", "edges"]),
+      pl.Series("rows", [result.nodes.height, result.edges.height], pl.Int64),
+      pl.Series("cols", [result.nodes.width, result.edges.width], pl.Int64),
+    ]);
+    return { shape: fileOf(shape, format) };
+  }
+  return {
+    ...(want("nodes") ? { nodes: fileOf(result.nodes.head(job.limit), format) } : {}),
+    ...(want("edges") ? { edges: fileOf(result.edges.head(job.limit), format) } : {}),
   };
 }
 
@@ -105,6 +135,7 @@ function matchAnswer(job: QueryJob, storedNodes: pl.DataFrame, result: ReturnTyp
   const edgeRows = result.edges.columns.includes(EDGE_ROW) ? positions(result.edges.unique({ subset: [EDGE_ROW] }), EDGE_ROW) : undefined;
   return {
     projected: false,
+    files: undefined,
     nodeCount: nodeRows?.length ?? result.nodes.height,
     edgeCount: edgeRows?.length ?? result.edges.height,
     nodes: undefined,
