@@ -10,7 +10,7 @@ import { checkRows } from "./limits.ts";
 export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
 
 /** Forward result: S_k (edges EID/A/B taken at hop k, k = 1..layers.length), F_k (ids reached at hop k), and the reached set. */
-export type HopForward = { layers: pl.DataFrame[]; fronts: pl.DataFrame[]; reached: pl.DataFrame };
+export type HopForward = { layers: pl.DataFrame[]; fronts: pl.DataFrame[]; reached: pl.DataFrame; noEdges: pl.DataFrame };
 
 /** Oriented edges: A is the side the walk leaves from, B the side it arrives at. Undirected edges go both ways. */
 function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
@@ -42,7 +42,7 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
   const layers: pl.DataFrame[] = [];
   const fronts: pl.DataFrame[] = [wavefront];
   let seenNodes = wavefront;
-  let seenEdges = oriented.select(EID).head(0);
+  let seenEdges = oriented.head(0); // oriented (EID, A, B): an undirected edge taken the other way is new
   let front = wavefront;
   let held = 0; // rows of all layers so far, capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (let k = 1; op.maxHops === null || k <= op.maxHops; k++) {
@@ -56,10 +56,10 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
     // Below min_hops the walk goes on whatever it revisits (a cycle may reach some nodes only by longer walks);
     // from min_hops on (when over 1), "new" means not taken or reached since min_hops.
     if (op.maxHops === null && k === op.minHops && k > 1) {
-      seenEdges = step.select(EID).unique();
+      seenEdges = step.unique();
       seenNodes = next;
     } else if (op.maxHops === null && (k > op.minHops || op.minHops <= 1)) {
-      const newEdges = step.select(EID).join(seenEdges, { on: EID, how: "anti" });
+      const newEdges = step.join(seenEdges, { on: [EID, A, B], how: "anti" });
       const newNodes = next.join(seenNodes, { on: ID, how: "anti" });
       if (newEdges.height === 0 && newNodes.height === 0) {
         layers.pop();
@@ -72,7 +72,7 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
     front = next;
   }
   const inRange = fronts.filter((_, k) => k >= op.minHops);
-  return { layers, fronts, reached: union(inRange, empty) };
+  return { layers, fronts, reached: union(inRange, empty), noEdges: oriented.head(0) };
 }
 
 /** Kept edge ids, the nodes their walks touch, the walk starts, and first-hop labels: EID/HOP and ID/HOP (arrival). */
@@ -90,6 +90,7 @@ export type BackwardResult = {
  * those walks touch, and the wavefront nodes that start such a walk.
  */
 export function hopBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFrame): BackwardResult {
+  if (op.maxHops === null && op.minHops <= 1) return fixedPointBackward(forward, op, targets);
   const empty = targets.head(0);
   const last = forward.layers.length;
   const kept: pl.DataFrame[] = [];
@@ -115,14 +116,54 @@ export function hopBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFra
     }
     good = union(parts, empty);
   }
-  const edges = kept.length === 0 ? undefined : pl.concat(kept);
+  return backwardResult(kept.length === 0 ? undefined : pl.concat(kept), good, forward, empty);
+}
+
+/**
+ * Backward pass of a to_fixed_point step (min_hops 0 or 1): walks have no length bound, so an edge taken in the
+ * forward pass is kept when a target can be reached from its far end (in any number of hops, through any cycle),
+ * whether or not that walk fits in the hops the forward pass recorded before it saw nothing new. Every edge
+ * leaving a reached node is in some forward layer, so the layers hold all the edges such walks use.
+ */
+function fixedPointBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFrame): BackwardResult {
+  const empty = targets.head(0);
+  const seeds = forward.fronts[0] ?? empty;
+  const zeroHop = op.minHops === 0 ? seeds.join(targets, { on: ID, how: "semi" }) : empty;
+  if (forward.layers.length === 0) return backwardResult(undefined, zeroHop, forward, empty);
+  // each oriented edge once, at the first hop it was taken
+  const taken = pl
+    .concat(
+      forward.layers.map((layer, k) =>
+        layer.withColumn(
+          pl
+            .lit(k + 1)
+            .cast(pl.Int64)
+            .alias(HOP),
+        ),
+      ),
+    )
+    .groupBy([EID, A, B])
+    .agg(pl.col(HOP).min());
+  let good = targets; // nodes from which a target is reached in zero or more hops
+  for (;;) {
+    const more = idsOf(keepIn(taken, B, good), A).join(good, { on: ID, how: "anti" });
+    if (more.height === 0) break;
+    good = pl.concat([good, more]);
+  }
+  const kept = keepIn(taken, B, good);
+  const starts = union([zeroHop, seeds.join(idsOf(kept, A), { on: ID, how: "semi" })], empty);
+  return backwardResult(kept.height === 0 ? undefined : kept, starts, forward, empty);
+}
+
+/** The BackwardResult of kept oriented edges (EID, A, B, HOP; one row per edge and hop), or of none. */
+function backwardResult(edges: pl.DataFrame | undefined, starts: pl.DataFrame, forward: HopForward, empty: pl.DataFrame): BackwardResult {
   if (edges === undefined) {
-    const none = pl.DataFrame({ [EID]: [] }).head(0);
+    const none = forward.noEdges.select(EID); // typed like the edge index, so joins on it stay valid
     const noHops = pl.DataFrame({ [HOP]: [] }).select(pl.col(HOP).cast(pl.Int64));
     return {
       edgeIds: none,
       touched: empty,
-      starts: good,
+      starts,
       edgeHops: pl.concat([none, noHops], { how: "horizontal" }),
       nodeHops: pl.concat([empty, noHops], { how: "horizontal" }),
     };
@@ -130,7 +171,7 @@ export function hopBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFra
   return {
     edgeIds: edges.select(EID).unique(),
     touched: union([idsOf(edges, A), idsOf(edges, B)], empty),
-    starts: good,
+    starts,
     edgeHops: edges.groupBy(EID).agg(pl.col(HOP).min()),
     nodeHops: edges.groupBy(B).agg(pl.col(HOP).min()).select(pl.col(B).alias(ID), pl.col(HOP)),
   };

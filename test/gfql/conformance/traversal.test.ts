@@ -50,6 +50,13 @@ const line: Case[] = [
   },
   { name: "no outgoing edge: the seed is pruned too", graph: LINE, query: [id("n4"), E("forward")], nodes: [], edges: [] },
   {
+    name: "a named edge step that keeps nothing",
+    graph: LINE,
+    query: [id("n4"), E("forward", { name: "x" }), N({}, { name: "y" })],
+    nodes: [],
+    edges: [],
+  },
+  {
     name: "reverse to_fixed_point",
     graph: LINE,
     query: [id("n3"), E("reverse", { to_fixed_point: true })],
@@ -268,6 +275,14 @@ const cycle: Case[] = [
     edges: ["pq", "qr", "rp"],
   },
   {
+    // every node is a seed; q -> r -> p and p -> q -> r -> p also end at p, not just r -> p
+    name: "to_fixed_point into p from everywhere, through the whole cycle",
+    graph: CYCLE,
+    query: [N(), E("forward", { to_fixed_point: true }), id("p")],
+    nodes: ["p", "q", "r"],
+    edges: ["pq", "qr", "rp"],
+  },
+  {
     // walks from p of length >= 5 that end at p: p q r p q r p (6), 9, ...; the walk must go on past the point
     // where nothing new is seen (hop 3) to reach min_hops
     name: "to_fixed_point with min_hops 5 back to p",
@@ -337,6 +352,14 @@ const star: Case[] = [
     query: [N(), E("forward"), N({ size: { type: "LT", val: 3 } })],
     nodes: ["h", "l1", "l2"],
     edges: ["h1", "h2"],
+  },
+  {
+    // l1 - h - l1, l1 - h - l2 - h - l1, ...: every spoke lies on a walk back to l1
+    name: "undirected to_fixed_point back to the seed",
+    graph: STAR,
+    query: [id("l1"), E("undirected", { to_fixed_point: true }), id("l1")],
+    nodes: ["h", "l1", "l2", "l3", "l4"],
+    edges: ["h1", "h2", "h3", "h4"],
   },
   {
     name: "edge_match with a list",

@@ -1,0 +1,400 @@
+// Property tests over random small graphs (seeded, so every run sees the same cases):
+// - a chain's result is a subgraph of the input (ids from the input, every edge's endpoints among the nodes);
+// - after the backward pass there are no dead ends: the result is exactly the union of the walks that match the
+//   whole chain, found here by brute-force enumeration (bounded hops) or by reachability (to_fixed_point);
+// - random queries of the Cypher subset give the same nodes/edges as their hand-written GFQL twins.
+
+import pl from "nodejs-polars";
+import { describe, expect, it } from "vitest";
+import { parseCypher } from "../../src/gfql/cypher/index.ts";
+import { executeGfql, type GfqlGraph } from "../../src/gfql/execute.ts";
+import { parseGfql } from "../../src/gfql/parse.ts";
+
+/** mulberry32: a small seeded PRNG. */
+function prng(seed: number): { next: () => number; int: (lo: number, hi: number) => number; pick: <T>(xs: readonly T[]) => T } {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+  return { next, int, pick: (xs) => xs[int(0, xs.length - 1)] as (typeof xs)[number] };
+}
+type Rng = ReturnType<typeof prng>;
+
+type Edge = { id: string; s: string; d: string; t: string };
+type Graph = { ids: string[]; c: Map<string, number>; label: Map<string, string>; edges: Edge[] };
+
+/** Up to 7 nodes and 11 edges; self-loops and parallel edges allowed. Nodes carry c (0..2) and a label, edges a type. */
+function randomGraph(r: Rng): Graph {
+  const n = r.int(2, 7);
+  const ids = Array.from({ length: n }, (_, i) => `v${i}`);
+  const c = new Map(ids.map((id) => [id, r.int(0, 2)]));
+  const label = new Map(ids.map((id) => [id, r.pick(["A", "B"])]));
+  const edges = Array.from({ length: r.int(0, 11) }, (_, i) => ({ id: `e${i}`, s: r.pick(ids), d: r.pick(ids), t: r.pick(["X", "Y"]) }));
+  return { ids, c, label, edges };
+}
+
+function frames(g: Graph): GfqlGraph {
+  return {
+    nodes: pl.DataFrame({ id: g.ids, c: g.ids.map((id) => g.c.get(id)), type: g.ids.map((id) => g.label.get(id)) }),
+    edges: pl.DataFrame({
+      eid: pl.Series(
+        "eid",
+        g.edges.map((e) => e.id),
+        pl.Utf8,
+      ),
+      s: pl.Series(
+        "s",
+        g.edges.map((e) => e.s),
+        pl.Utf8,
+      ),
+      d: pl.Series(
+        "d",
+        g.edges.map((e) => e.d),
+        pl.Utf8,
+      ),
+      t: pl.Series(
+        "t",
+        g.edges.map((e) => e.t),
+        pl.Utf8,
+      ),
+    }),
+    nodeId: "id",
+    source: "s",
+    destination: "d",
+  };
+}
+
+// ---- random chains and their brute-force meaning
+
+type NodeFilter = { kind: "any" } | { kind: "eq"; v: number } | { kind: "gt"; v: number } | { kind: "in"; vs: number[] };
+type Dir = "forward" | "reverse" | "undirected";
+type EdgeSpec = { dir: Dir; min: number; max: number | null; type?: string };
+type ChainSpec = { nodes: NodeFilter[]; edges: EdgeSpec[]; trailingImplicit: boolean };
+
+function randomFilter(r: Rng): NodeFilter {
+  const k = r.int(0, 5);
+  if (k <= 1) return { kind: "any" };
+  if (k === 2) return { kind: "eq", v: r.int(0, 2) };
+  if (k === 3) return { kind: "gt", v: r.int(0, 1) };
+  return { kind: "in", vs: [r.int(0, 2), r.int(0, 2)] };
+}
+
+function randomEdge(r: Rng, fixedPoint: boolean): EdgeSpec {
+  const dir = r.pick(["forward", "reverse", "undirected"] as const);
+  const type = r.next() < 0.3 ? r.pick(["X", "Y"]) : undefined;
+  if (fixedPoint) return { dir, min: 1, max: null, ...(type ? { type } : {}) };
+  const max = r.int(0, 3);
+  const min = max === 0 ? 0 : r.int(0, max);
+  return { dir, min, max, ...(type ? { type } : {}) };
+}
+
+function randomChain(r: Rng, fixedPoint: boolean): ChainSpec {
+  const k = fixedPoint ? 1 : r.int(0, 3);
+  const edges = Array.from({ length: k }, () => randomEdge(r, fixedPoint));
+  const nodes = Array.from({ length: k + 1 }, () => randomFilter(r));
+  const trailingImplicit = k > 0 && nodes[k]?.kind === "any" && r.next() < 0.5;
+  return { nodes, edges, trailingImplicit };
+}
+
+const nodeFilterJson = (f: NodeFilter): Record<string, unknown> =>
+  f.kind === "any" ? {} : f.kind === "eq" ? { c: f.v } : f.kind === "gt" ? { c: { type: "GT", val: f.v } } : { c: f.vs };
+
+function chainJson(spec: ChainSpec): unknown[] {
+  const ops: unknown[] = [];
+  spec.nodes.forEach((f, i) => {
+    if (i > 0) {
+      const e = spec.edges[i - 1] as EdgeSpec;
+      const bounds = e.max === null ? { to_fixed_point: true } : { min_hops: e.min, max_hops: e.max };
+      ops.push({ type: "Edge", direction: e.dir, ...bounds, ...(e.type ? { edge_match: { t: e.type } } : {}), name: `e${i}` });
+    }
+    if (!(spec.trailingImplicit && i === spec.nodes.length - 1)) ops.push({ type: "Node", filter_dict: nodeFilterJson(f), name: `n${i}` });
+  });
+  return ops;
+}
+
+function nodeOk(g: Graph, f: NodeFilter, id: string): boolean {
+  const c = g.c.get(id) as number;
+  return f.kind === "any" || (f.kind === "eq" ? c === f.v : f.kind === "gt" ? c > f.v : f.vs.includes(c));
+}
+
+/** Oriented steps (edge id, from, to) an Edge spec may take. */
+function oriented(g: Graph, e: EdgeSpec): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
+  for (const x of g.edges) {
+    if (e.type !== undefined && x.t !== e.type) continue;
+    if (e.dir !== "reverse") out.push([x.id, x.s, x.d]);
+    if (e.dir === "reverse" || (e.dir === "undirected" && x.s !== x.d)) out.push([x.id, x.d, x.s]);
+  }
+  return out;
+}
+
+type Expected = { nodes: Set<string>; edges: Set<string>; marks: Map<string, Set<string>> };
+
+/** Every match of a bounded chain by enumeration: node x_i at each Node step, a walk of allowed length between. */
+function bruteForce(g: Graph, spec: ChainSpec): Expected {
+  const out: Expected = { nodes: new Set(), edges: new Set(), marks: new Map() };
+  const mark = (name: string, id: string) => {
+    const set = out.marks.get(name) ?? new Set<string>();
+    set.add(id);
+    out.marks.set(name, set);
+  };
+  const steps = spec.edges.map((e) => oriented(g, e));
+  const xs: string[] = [];
+  const walks: Array<Array<[string, string, string]>> = [];
+  const record = () => {
+    xs.forEach((x, i) => {
+      out.nodes.add(x);
+      mark(`n${i}`, x);
+    });
+    walks.forEach((w, i) => {
+      for (const [id, a, b] of w) {
+        out.edges.add(id);
+        out.nodes.add(a);
+        out.nodes.add(b);
+        mark(`e${i + 1}`, id);
+      }
+    });
+  };
+  const fromStep = (i: number, x: string): void => {
+    xs.push(x);
+    if (i === spec.edges.length) record();
+    else {
+      const e = spec.edges[i] as EdgeSpec;
+      const walk: Array<[string, string, string]> = [];
+      const dfs = (at: string) => {
+        if (walk.length >= e.min && nodeOk(g, spec.nodes[i + 1] as NodeFilter, at)) {
+          walks.push([...walk]);
+          fromStep(i + 1, at);
+          walks.pop();
+        }
+        if (walk.length === e.max) return;
+        for (const step of steps[i] ?? []) {
+          if (step[1] !== at) continue;
+          walk.push(step);
+          dfs(step[2]);
+          walk.pop();
+        }
+      };
+      dfs(x);
+    }
+    xs.pop();
+  };
+  for (const id of g.ids) if (nodeOk(g, spec.nodes[0] as NodeFilter, id)) fromStep(0, id);
+  return out;
+}
+
+/** One to_fixed_point step by reachability: an edge u->v lies on a walk iff u is reachable from the seeds and a target from v. */
+function fixedPoint(g: Graph, spec: ChainSpec): Expected {
+  const e = spec.edges[0] as EdgeSpec;
+  const steps = oriented(g, e);
+  const closure = (start: string[], forward: boolean) => {
+    const seen = new Set(start);
+    const todo = [...start];
+    while (todo.length > 0) {
+      const at = todo.pop() as string;
+      for (const [, a, b] of steps) {
+        const [from, to] = forward ? [a, b] : [b, a];
+        if (from === at && !seen.has(to)) {
+          seen.add(to);
+          todo.push(to);
+        }
+      }
+    }
+    return seen;
+  };
+  const seeds = g.ids.filter((id) => nodeOk(g, spec.nodes[0] as NodeFilter, id));
+  const targets = g.ids.filter((id) => nodeOk(g, spec.nodes[1] as NodeFilter, id));
+  const fromSeeds = closure(seeds, true);
+  const toTargets = closure(targets, false);
+  const [starts, ends, taken] = [new Set<string>(), new Set<string>(), new Set<string>()];
+  const out: Expected = {
+    nodes: new Set(),
+    edges: new Set(),
+    marks: new Map([
+      ["n0", starts],
+      ["e1", taken],
+      ["n1", ends],
+    ]),
+  };
+  for (const [id, a, b] of steps) {
+    if (!fromSeeds.has(a) || !toTargets.has(b)) continue;
+    out.edges.add(id);
+    taken.add(id);
+    out.nodes.add(a);
+    out.nodes.add(b);
+    if (seeds.includes(a)) starts.add(a); // the walk's first edge
+    if (targets.includes(b)) ends.add(b); // the walk's last edge
+  }
+  return out;
+}
+
+const sorted = (xs: Iterable<string>) => [...xs].sort();
+
+function runChain(frame: GfqlGraph, query: unknown) {
+  const out = executeGfql(frame, parseGfql(query));
+  return { nodes: out.nodes, edges: out.edges };
+}
+
+function checkSubgraph(g: Graph, nodes: pl.DataFrame, edges: pl.DataFrame): void {
+  const ids = nodes.getColumn("id").toArray() as string[];
+  expect(new Set(ids).size, "node ids are distinct").toBe(ids.length);
+  expect(
+    ids.every((id) => g.ids.includes(id)),
+    "node ids come from the input",
+  ).toBe(true);
+  const byId = new Map(g.edges.map((e) => [e.id, e]));
+  for (const row of edges.toRecords()) {
+    const input = byId.get(row.eid as string);
+    expect(input, `edge ${String(row.eid)} comes from the input`).toBeDefined();
+    expect([row.s, row.d], "edge attributes are the input's").toEqual([input?.s, input?.d]);
+    expect(ids.includes(row.s as string) && ids.includes(row.d as string), "edge endpoints are result nodes").toBe(true);
+  }
+}
+
+function checkAgainst(g: Graph, spec: ChainSpec, expected: Expected): void {
+  const { nodes, edges } = runChain(frames(g), chainJson(spec));
+  checkSubgraph(g, nodes, edges);
+  expect(sorted(nodes.getColumn("id").toArray() as string[]), "nodes").toEqual(sorted(expected.nodes));
+  expect(sorted(edges.getColumn("eid").toArray() as string[]), "edges").toEqual(sorted(expected.edges));
+  // named steps: each marks exactly what it contributes to some full match
+  for (const col of [...nodes.columns, ...edges.columns].filter((c) => /^[ne]\d$/.test(c))) {
+    const table = col.startsWith("n") ? nodes : edges;
+    const key = col.startsWith("n") ? "id" : "eid";
+    const marked = table.filter(pl.col(col)).getColumn(key).toArray() as string[];
+    expect(sorted(marked), `mark ${col}`).toEqual(sorted(expected.marks.get(col) ?? []));
+  }
+}
+
+const describeSpec = (g: Graph, spec: ChainSpec) =>
+  JSON.stringify({ edges: g.edges.map((e) => `${e.id}:${e.s}>${e.d}:${e.t}`), c: [...g.c], chain: chainJson(spec) });
+
+describe("random chains over random graphs", () => {
+  it("bounded hops: a subgraph, exactly the union of the full matches (no dead ends)", () => {
+    const r = prng(20261122);
+    for (let i = 0; i < 80; i++) {
+      const g = randomGraph(r);
+      const spec = randomChain(r, false);
+      try {
+        checkAgainst(g, spec, bruteForce(g, spec));
+      } catch (err) {
+        throw new Error(`case ${i}: ${describeSpec(g, spec)}\n${(err as Error).message}`);
+      }
+    }
+  });
+
+  it("to_fixed_point: a subgraph, exactly the edges between seed-reachable and target-reaching nodes", () => {
+    const r = prng(7);
+    for (let i = 0; i < 40; i++) {
+      const g = randomGraph(r);
+      const spec = randomChain(r, true);
+      try {
+        checkAgainst(g, spec, fixedPoint(g, spec));
+      } catch (err) {
+        throw new Error(`case ${i}: ${describeSpec(g, spec)}\n${(err as Error).message}`);
+      }
+    }
+  });
+});
+
+// ---- Cypher and its GFQL twin
+
+type Twin = { cypher: string; gfql: unknown[]; vars: Array<{ name: string; kind: "node" | "edge" }> };
+
+/** A random pattern (a)-[r]-(b), sometimes -[s]-(c), with labels, property maps, types, ranges and a WHERE. */
+function randomTwin(r: Rng): Twin {
+  const hops = r.int(1, 2);
+  const names = ["a", "b", "c"];
+  const edgeNames = ["r", "s"];
+  const filters: Array<Record<string, unknown>> = [];
+  const nodeText: string[] = [];
+  for (let i = 0; i <= hops; i++) {
+    const f: Record<string, unknown> = {};
+    let text = names[i] as string;
+    if (r.next() < 0.4) {
+      const l = r.pick(["A", "B"]);
+      text += `:${l}`;
+      f.type = { type: "EQ", val: l };
+    }
+    if (r.next() < 0.3) {
+      const v = r.int(0, 2);
+      text += ` {c: ${v}}`;
+      f.c = { type: "EQ", val: v };
+    }
+    filters.push(f);
+    nodeText.push(`(${text})`);
+  }
+  let where = "";
+  const w = r.int(0, hops);
+  if (r.next() < 0.4) {
+    const v = r.int(0, 1);
+    where = ` WHERE ${names[w]}.c > ${v}`;
+    const f = filters[w] as Record<string, unknown>;
+    const gt = { type: "GT", val: v };
+    f.c = f.c === undefined ? gt : { type: "AllOf", predicates: [f.c, gt] };
+  }
+  let pattern = nodeText[0] as string;
+  const gfql: unknown[] = [{ type: "Node", filter_dict: filters[0], name: "a" }];
+  const vars: Twin["vars"] = [{ name: "a", kind: "node" }];
+  for (let i = 0; i < hops; i++) {
+    const dir = r.pick(["forward", "reverse", "undirected"] as const);
+    const name = edgeNames[i] as string;
+    let inner = name;
+    const edge: Record<string, unknown> = { type: "Edge", direction: dir, edge_match: {}, name };
+    if (r.next() < 0.4) {
+      const t = r.pick(["X", "Y"]);
+      inner += `:${t}`;
+      edge.edge_match = { type: { type: "EQ", val: t } };
+    }
+    const varLength = r.next() < 0.3;
+    if (varLength) {
+      const max = r.int(1, 3);
+      const min = r.int(1, max);
+      inner += `*${min}..${max}`;
+      Object.assign(edge, { min_hops: min, max_hops: max });
+    } else {
+      edge.hops = 1;
+      vars.push({ name, kind: "edge" });
+    }
+    const [left, right] = dir === "forward" ? ["-", "->"] : dir === "reverse" ? ["<-", "-"] : ["-", "-"];
+    pattern += `${left}[${inner}]${right}${nodeText[i + 1]}`;
+    gfql.push(edge, { type: "Node", filter_dict: filters[i + 1], name: names[i + 1] });
+    vars.push({ name: names[i + 1] as string, kind: "node" });
+  }
+  return { cypher: `MATCH ${pattern}${where}`, gfql, vars };
+}
+
+function graphFromTwinRng(r: Rng): GfqlGraph {
+  const g = randomGraph(r);
+  const f = frames(g);
+  return { ...f, edges: f.edges.rename({ t: "type" }) };
+}
+
+describe("Cypher queries and their GFQL twins", () => {
+  it("give the same nodes and edges for each returned variable", () => {
+    const r = prng(424242);
+    for (let i = 0; i < 25; i++) {
+      const g = graphFromTwinRng(r);
+      const twin = randomTwin(r);
+      const gfql = executeGfql(g, parseGfql(twin.gfql));
+      for (const v of twin.vars) {
+        const key = v.kind === "node" ? "id" : "eid";
+        const text = `${twin.cypher} RETURN DISTINCT ${v.name}.${key} AS k`;
+        const context = `case ${i}: ${text}`;
+        let rows: string[];
+        try {
+          rows = executeGfql(g, parseCypher(text)).nodes.getColumn("k").toArray() as string[];
+        } catch (err) {
+          throw new Error(`${context}\n${(err as Error).message}`);
+        }
+        const table = v.kind === "node" ? gfql.nodes : gfql.edges;
+        const expected = table.filter(pl.col(v.name)).getColumn(key).toArray() as string[];
+        expect(sorted(rows), context).toEqual(sorted(expected));
+      }
+    }
+  });
+});
