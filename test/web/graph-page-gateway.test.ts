@@ -2,17 +2,16 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tableFromArrays, tableToIPC } from "apache-arrow";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
+import { ADMIN, shareWith, signIn, uploadDataset } from "./harness/gateway-session.ts";
 import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
 
 const available = chromiumAvailable();
 const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "graph.html served by the gateway" : `graph.html served by the gateway (skipped: no Chromium at ${CHROMIUM})`;
-const ADMIN = { username: "admin", password: "change-me-now" };
 
 if (!available) console.warn(`${title}: these browser tests are skipped`);
 
@@ -82,33 +81,13 @@ describe.skipIf(!available)(title, () => {
   }, 240_000);
   it("a second viewer on the same session sees the owner's layout as soon as it is stored", async () => {
     // Bob may open Alice's (the admin's) dataset once it is shared publicly.
-    const auth = await bearer(server.url);
-    await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ query: 'mutation { createUser(input: {username: "bob", password: "bob-password"}) { id } }' }),
-    });
-    await fetch(`${server.url}/api/v2/share/link/`, {
-      method: "POST",
-      headers: { ...auth, "content-type": "application/json" },
-      body: JSON.stringify({ obj_pk: datasetId, obj_type: "dataset", mode: "public", notify: false, invited_users: [], mode_action: "10" }),
-    });
-    const signIn = async (username: string, password: string) => {
-      const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
-      const page = await context.newPage();
-      await page.goto(`${server.url}/login`);
-      await page.fill("#username", username);
-      await page.fill("#password", password);
-      await page.click("button[type=submit]");
-      await page.waitForURL(`${server.url}/`);
-      return { context, page };
-    };
-    const owner = await signIn(ADMIN.username, ADMIN.password);
+    await shareWith(server.url, datasetId, "bob", "bob-password");
+    const owner = await signIn(browser, server.url, ADMIN.username, ADMIN.password);
     await owner.page.goto(`${server.url}/graph/graph.html?dataset=${datasetId}`);
     const sessionUrl = owner.page.url();
     expect(new URL(sessionUrl).searchParams.get("session")).toMatch(/\w+/);
     // The second viewer joins while the owner's layout is still running.
-    const viewer = await signIn("bob", "bob-password");
+    const viewer = await signIn(browser, server.url, "bob", "bob-password");
     await viewer.page.goto(sessionUrl);
     await viewer.page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
     await expect
@@ -119,75 +98,3 @@ describe.skipIf(!available)(title, () => {
     await viewer.context.close();
   }, 240_000);
 });
-
-async function bearer(base: string): Promise<Record<string, string>> {
-  const login = await fetch(`${base}/api-token-auth/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(ADMIN),
-  });
-  return { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-}
-
-/** A 30-node ring with string ids, a category color, sizes, literal edge colors and both kinds of field filter. */
-async function uploadDataset(base: string): Promise<string> {
-  const login = await fetch(`${base}/api-token-auth/`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(ADMIN),
-  });
-  const auth = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
-  const created = await fetch(`${base}/api/v2/upload/datasets/`, {
-    method: "POST",
-    headers: { ...auth, "content-type": "application/json" },
-    body: JSON.stringify({
-      name: "Gateway graph",
-      metadata: {},
-      node_encodings: {
-        bindings: { node: "n", node_label: "label", node_color: "kind", node_size: "score" },
-        complex: {
-          default: {
-            pointFieldInclusionEncoding: {
-              graphType: "point",
-              encodingType: "fieldinclusion",
-              inclusion: { label: true, kind: true, score: true },
-            },
-          },
-        },
-      },
-      edge_encodings: {
-        bindings: { source: "s", destination: "d", edge_color: "ecolor" },
-        complex: {
-          default: { edgeFieldExclusionEncoding: { graphType: "edge", encodingType: "fieldexclusion", exclusion: { secret: true } } },
-        },
-      },
-    }),
-  });
-  const id = ((await created.json()) as { data: { dataset_id: string } }).data.dataset_id;
-  const ids = Array.from({ length: 30 }, (_, i) => `node-${i}`);
-  const edges = tableFromArrays({
-    s: ids,
-    d: ids.map((_, i) => ids[(i + 1) % ids.length] ?? ""),
-    ecolor: ids.map((_, i) => (i % 2 ? "#ff8800" : "#00aaff")),
-    secret: ids.map((_, i) => `x${i}`),
-  });
-  const nodes = tableFromArrays({
-    n: ids,
-    label: ids.map((s) => s.toUpperCase()),
-    kind: ids.map((_, i) => ["a", "b", "c"][i % 3] ?? "a"),
-    score: Float64Array.from(ids, (_, i) => i),
-    hidden: ids.map(() => "not listed"),
-  });
-  for (const [axis, table] of [
-    ["edges", edges],
-    ["nodes", nodes],
-  ] as const) {
-    const response = await fetch(`${base}/api/v2/upload/datasets/${id}/${axis}/arrow`, {
-      method: "POST",
-      headers: auth,
-      body: Buffer.from(tableToIPC(table, "file")),
-    });
-    if (!response.ok) throw new Error(`${axis} upload answered ${response.status}`);
-  }
-  return id;
-}
