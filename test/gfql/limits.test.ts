@@ -84,6 +84,25 @@ describe("the intermediate-row cap", () => {
     expect(e.path).toBe("bindings.b");
   });
 
+  it("Calls: only one that grows the largest table is checked", () => {
+    // 600 edges between 1200 distinct endpoints, a one-row node table
+    const ends = (p: string) => Array.from({ length: 600 }, (_, i) => `${p}${i}`);
+    const g: GfqlGraph = {
+      nodes: pl.DataFrame({ id: ["s0"] }),
+      edges: pl.DataFrame({ eid: ends("e"), s: ends("s"), d: ends("d") }),
+      nodeId: "id",
+      source: "s",
+      destination: "d",
+    };
+    const call = (fn: string, params: Record<string, unknown> = {}) => ({ type: "Call", function: fn, params });
+    const e = errorOf(() => run([call("materialize_nodes", { reuse: false })], g));
+    expect(e.message).toMatch(/^\[result-too-large\] the result of 'materialize_nodes' would hold 1200 rows/);
+    expect(e.path).toBe("chain[0]");
+    // a graph over the cap that a call only filters is not refused
+    const big = complete(40); // 1560 edges
+    expect(run([call("filter_edges_by_dict", { filter_dict: { s: "n0" } })], big).edges).toHaveLength(39);
+  });
+
   it("a raised cap lets the same queries run", () => {
     process.env[ENV] = "100000";
     expect(run([{ type: "Edge", direction: "forward", hops: 2 }], K30).edges).toHaveLength(870);
