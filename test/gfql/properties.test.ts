@@ -3,7 +3,8 @@
 // - a chain's result is a subgraph of the input (ids from the input, every edge's endpoints among the nodes);
 // - after the backward pass there are no dead ends: the result is exactly the union of the walks that match the
 //   whole chain, found here by brute-force enumeration (bounded hops) or by reachability (to_fixed_point);
-// - random queries of the Cypher subset give the same nodes/edges as their hand-written GFQL twins.
+// - random queries of the Cypher subset give the same nodes/edges as their hand-written GFQL twins;
+// - randomly broken queries are refused with "[code] message" and a path that names a place in the query.
 
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
@@ -396,6 +397,108 @@ describe("Cypher queries and their GFQL twins", () => {
         const expected = table.filter(pl.col(v.name)).getColumn(key).toArray() as string[];
         expect(sorted(rows), context).toEqual(sorted(expected));
       }
+    }
+  });
+});
+
+// ---- malformed queries: schema and parser refuse them with a code and a path into the query
+
+/** The value a refusal's path names (`chain[0].filter_dict.age`), or undefined; a bare list's root is `chain`. */
+function atPath(query: unknown, path: string): { found: boolean } {
+  const parts = path === "" ? [] : path.split(/\.|(?=\[)/);
+  let at: unknown = query;
+  for (const [i, part] of parts.entries()) {
+    const index = /^\[(\d+)\]$/.exec(part);
+    if (i === 0 && part === "chain" && Array.isArray(query)) continue;
+    if (i === 0 && part === "chain" && !Array.isArray(query) && (query as { type?: string }).type !== "Chain") {
+      at = [query]; // a lone Node/Edge/Call is chain[0]
+      continue;
+    }
+    if (index !== null && Array.isArray(at)) at = at[Number(index[1])];
+    else if (index === null && typeof at === "object" && at !== null && part in at) at = (at as Record<string, unknown>)[part];
+    else return { found: false };
+  }
+  return { found: true };
+}
+
+const VALID: unknown[] = [
+  [
+    { type: "Node", filter_dict: { c: 1 }, name: "x" },
+    { type: "Edge", direction: "forward", hops: 2, edge_match: { t: "X" } },
+    { type: "Node" },
+  ],
+  {
+    type: "Chain",
+    chain: [
+      { type: "Node", name: "a" },
+      { type: "Edge", direction: "undirected", name: "r" },
+      { type: "Node", name: "b" },
+    ],
+    where: [{ lt: { left: "a.c", right: "b.c" } }],
+  },
+  {
+    type: "Let",
+    bindings: {
+      a: [{ type: "Node", filter_dict: { c: { type: "IsIn", options: [1, 2] } } }],
+      b: { type: "Ref", ref: "a", chain: [{ type: "Call", function: "get_degrees", params: {} }] },
+    },
+    output: "b",
+  },
+  [
+    {
+      type: "Node",
+      filter_dict: {
+        t: { type: "Between", lower: 1, upper: 3 },
+        u: { type: "AllOf", predicates: [{ type: "Contains", pat: "a" }, { type: "NotNull" }] },
+      },
+    },
+  ],
+  { type: "Edge", direction: "reverse", min_hops: 1, max_hops: 3, output_max_hops: 2, label_edge_hops: "h" },
+];
+
+const JUNK: unknown[] = [null, -1, 1.5, "x", "", true, [], {}, [1], { type: "Nope" }];
+
+/** Every (container, key) location in a JSON value. */
+function locations(v: unknown, out: Array<[Record<string, unknown> | unknown[], string | number]> = []) {
+  if (Array.isArray(v))
+    v.forEach((x, i) => {
+      out.push([v, i]);
+      locations(x, out);
+    });
+  else if (typeof v === "object" && v !== null)
+    for (const [k, x] of Object.entries(v)) {
+      out.push([v as Record<string, unknown>, k]);
+      locations(x, out);
+    }
+  return out;
+}
+
+describe("malformed queries", () => {
+  it("are refused with [code] message and a path that names a place in the query", { timeout: 120_000 }, () => {
+    const r = prng(31337);
+    for (let i = 0; i < 300; i++) {
+      const query = structuredClone(r.pick(VALID));
+      const spots = locations(query);
+      const [container, key] = r.pick(spots);
+      const mutation = r.int(0, 2);
+      if (mutation === 0) (container as Record<string | number, unknown>)[key] = r.pick(JUNK);
+      else if (mutation === 1 && !Array.isArray(container)) delete container[key as string];
+      else if (!Array.isArray(container)) container.zz_unknown = 1;
+      let error: unknown;
+      try {
+        parseGfql(query);
+        continue; // some mutations leave a valid query
+      } catch (err) {
+        error = err;
+      }
+      const e = error as { code?: string; message?: string; details?: { path?: unknown } };
+      const context = `case ${i}: ${JSON.stringify(query)} -> ${e.message}`;
+      expect(e.code, context).toBe("INVALID_INPUT");
+      expect(e.message, context).toMatch(/^\[(E\d{3}|[a-z-]+)\] \S/);
+      expect(typeof e.details?.path, context).toBe("string");
+      const path = e.details?.path as string;
+      // the path names the faulty place, or (for a missing key) the object that lacks it
+      expect(atPath(query, path).found || atPath(query, path.replace(/(^|\.)[^.[]+$|\[\d+\]$/, "")).found, context).toBe(true);
     }
   });
 });
