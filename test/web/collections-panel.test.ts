@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { ADMIN, bearer, graphql, shareWith, signIn, uploadDataset } from "./harness/gateway-session.ts";
-import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
+import { buildGatewayPage, REPO_ROOT } from "./harness/page-build.ts";
 import { differingPixels, pixelsNear } from "./harness/pixels.ts";
 
 const available = chromiumAvailable();
@@ -39,7 +39,7 @@ describe.skipIf(!available)(title, () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     // The gateway serves web/dist: build the page there, as `npm run build:web` does.
-    await buildPage(join(REPO_ROOT, "web/dist"));
+    await buildGatewayPage();
     dataDir = mkdtempSync(join(tmpdir(), "collections-panel-"));
     server = await startServer({
       DATA_DIR: dataDir,

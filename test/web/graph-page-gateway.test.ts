@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ServerProcess, startServer } from "../helpers/server-process.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { ADMIN, shareWith, signIn, uploadDataset } from "./harness/gateway-session.ts";
-import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
+import { buildGatewayPage, REPO_ROOT } from "./harness/page-build.ts";
 
 const available = chromiumAvailable();
 const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
@@ -24,7 +24,7 @@ describe.skipIf(!available)(title, () => {
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     // The gateway serves web/dist: build the page there, as `npm run build:web` does.
-    await buildPage(join(REPO_ROOT, "web/dist"));
+    await buildGatewayPage();
     dataDir = mkdtempSync(join(tmpdir(), "graph-page-gateway-"));
     server = await startServer({
       DATA_DIR: dataDir,
