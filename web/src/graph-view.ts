@@ -138,10 +138,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     setCollections(next) {
       layers = next;
       if (!graph || !drawn) return;
-      const colors = paintColors(drawn.style, drawn.topology, layers);
-      graph.setConfigPartial({ linkColorInterpolateFromEndpoints: colors.interpolate });
-      graph.setPointColors(colors.node ?? EMPTY);
-      graph.setLinkColors(colors.edge ?? EMPTY);
+      setColors(graph, paintColors(drawn.style, drawn.topology, layers));
       graph.render();
     },
     showPositions(positions) {
@@ -200,11 +197,16 @@ const EMPTY = new Float32Array(0);
 
 /** The style's sizes and widths, and its colors as painted by the visible collections. */
 function setStyle(graph: Graph, style: GraphStyle, colors: PaintedColors): void {
-  graph.setConfigPartial({ pointDefaultSize: style.node.defaultSize, linkColorInterpolateFromEndpoints: colors.interpolate });
+  graph.setConfigPartial({ pointDefaultSize: style.node.defaultSize });
   // An empty array means "no per-item values": cosmos.gl then draws that channel with the config default.
-  graph.setPointColors(colors.node ?? EMPTY);
   graph.setPointSizes(style.node.sizes ?? EMPTY);
-  graph.setLinkColors(colors.edge ?? EMPTY);
   graph.setLinkWidths(style.edge.widths ?? EMPTY);
   graph.setLinkStrength(style.edge.strength ?? EMPTY);
+  setColors(graph, colors);
+}
+
+function setColors(graph: Graph, colors: PaintedColors): void {
+  graph.setConfigPartial({ linkColorInterpolateFromEndpoints: colors.interpolate });
+  graph.setPointColors(colors.node ?? EMPTY);
+  graph.setLinkColors(colors.edge ?? EMPTY);
 }
