@@ -36,6 +36,8 @@ export type Config = Readonly<{
   gfqlMaxRows: number;
   /** Bytes of stored tables each GFQL worker keeps in memory between queries. */
   gfqlTableCacheBytes: number;
+  /** Most rows a GFQL query may build in one intermediate frame. */
+  gfqlMaxIntermediateRows: number;
   /** The /mcp tool endpoint: idle time before a transport session expires, time limit per tool call, most open sessions. */
   mcpIdleSeconds: number;
   mcpToolTimeoutMs: number;
@@ -135,6 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     gfqlWorkers: int(env, "GFQL_WORKERS", 1, 1),
     gfqlMaxRows: int(env, "GFQL_MAX_ROWS", 10_000, 1),
     gfqlTableCacheBytes: int(env, "GFQL_TABLE_CACHE_MB", 1024, 0) * 1024 ** 2,
+    gfqlMaxIntermediateRows: int(env, "GFQL_MAX_INTERMEDIATE_ROWS", 50_000_000, 1),
     mcpIdleSeconds: int(env, "MCP_IDLE_SECONDS", 300, 1),
     mcpToolTimeoutMs: int(env, "MCP_TOOL_TIMEOUT_MS", 60_000, 1),
     mcpMaxSessions: int(env, "MCP_MAX_SESSIONS", 10_000, 1),

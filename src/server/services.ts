@@ -73,7 +73,12 @@ export async function createServices(config: Config, logger: Logger) {
     decompress,
     defaultSharingMode: config.defaultSharingMode,
   });
-  const queryPool = createQueryPool({ size: config.gfqlWorkers, timeoutMs: config.gfqlTimeoutMs, cacheBytes: config.gfqlTableCacheBytes });
+  const queryPool = createQueryPool({
+    size: config.gfqlWorkers,
+    timeoutMs: config.gfqlTimeoutMs,
+    cacheBytes: config.gfqlTableCacheBytes,
+    maxIntermediateRows: config.gfqlMaxIntermediateRows,
+  });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, datasets, gfql });
   const workers = createComputeWorkers();

@@ -10,14 +10,17 @@ const ENTRY = new URL("./worker-entry.ts", import.meta.url);
 
 export type QueryPool = ReturnType<typeof createQueryPool>;
 
-export function createQueryPool(options: { size: number; timeoutMs: number; cacheBytes?: number }) {
+export function createQueryPool(options: { size: number; timeoutMs: number; cacheBytes?: number; maxIntermediateRows?: number }) {
   const slots: Slot[] = [];
   const queue: Waiting[] = [];
   let nextId = 0;
   let closed = false;
 
   const spawn = (): Slot => {
-    const slot: Slot = { worker: new Worker(ENTRY, { workerData: { cacheBytes: options.cacheBytes ?? 0 } }), busy: false };
+    const slot: Slot = {
+      worker: new Worker(ENTRY, { workerData: { cacheBytes: options.cacheBytes ?? 0, maxIntermediateRows: options.maxIntermediateRows } }),
+      busy: false,
+    };
     // Workers that sit idle must not keep the process alive.
     slot.worker.unref();
     return slot;

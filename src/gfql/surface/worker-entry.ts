@@ -1,9 +1,13 @@
 // The worker thread that runs GFQL queries, so a query past its time limit can be stopped by ending the thread.
 import { parentPort, workerData } from "node:worker_threads";
+import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
 import { createTableCache } from "./table-cache.ts";
 
-const cache = createTableCache(Number((workerData as { cacheBytes?: number } | undefined)?.cacheBytes ?? 0));
+const options = (workerData ?? {}) as { cacheBytes?: number; maxIntermediateRows?: number };
+const cache = createTableCache(Number(options.cacheBytes ?? 0));
+// The cap is read from this thread's own copy of the environment (src/gfql/limits.ts): the server's setting wins.
+if (options.maxIntermediateRows) process.env[MAX_INTERMEDIATE_ROWS_ENV] = String(options.maxIntermediateRows);
 
 parentPort?.on("message", (message: { id: number; job: QueryJob }) => {
   try {
