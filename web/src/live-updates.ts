@@ -3,7 +3,7 @@
 import { createClient } from "graphql-ws";
 import { RequestError } from "./request-error.ts";
 
-/** One live event: REVISION, LAYOUT or COLLECTIONS, with the session's revision after it. */
+/** One live event: REVISION, LAYOUT or COLLECTIONS, with the session's revision after it (RECONNECTED: none). */
 export type SessionChange = { kind: string; revision: { id: string; number: number } | null };
 
 export type LiveSession = {
@@ -27,6 +27,14 @@ export function subscribeToSession(sessionId: string, onChange: (change: Session
     // Reconnect with backoff, capped, so a restarting server is picked up again.
     retryWait: async (retries) => new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 1_000 * 2 ** retries))),
     shouldRetry: () => true,
+    on: {
+      // Events sent while the socket was down are lost: after a reconnection, catch up on everything.
+      connected: (_socket, _payload, wasRetry) => {
+        if (!wasRetry) return;
+        onChange({ kind: "COLLECTIONS", revision: null });
+        onChange({ kind: "RECONNECTED", revision: null });
+      },
+    },
   });
   const stop = client.subscribe<{ vizSessionChanged: SessionChange }>(
     { query: CHANGED_SUBSCRIPTION, variables: { id: sessionId } },
