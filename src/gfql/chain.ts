@@ -1,8 +1,8 @@
 // Runs a GFQL chain over a graph with pygraphistry's semantics: forward pass, backward pruning, union of steps.
 
 import pl from "nodejs-polars";
-import type { EdgeOp, TraversalOp } from "./ast.ts";
-import { applyFilter } from "./filter-expr.ts";
+import type { EdgeOp, NodeOp, TraversalOp } from "./ast.ts";
+import { filterExpr } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
 import { addLabel, EID, type GfqlGraph, HOP, ID, idsOf, keepIn, markIn, union } from "./graph-frames.ts";
 import { type BackwardResult, type HopForward, type HopGraph, hopBackward, hopForward } from "./hop.ts";
@@ -31,11 +31,18 @@ function prepare(g: GfqlGraph): HopGraph {
   for (const col of [g.source, g.destination]) {
     if (String(edges.getColumn(col).dtype) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
   }
-  if (g.endpointsInNodes) return { nodes: g.nodes, edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
-  const endpoints = union([idsOf(edges, g.source), idsOf(edges, g.destination)], idsOf(g.nodes, g.nodeId).head(0));
+  return { nodes: withMissingEndpoints(g, edges), edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
+}
+
+/** g's node table plus a row (attributes null) for each endpoint of `edges` (endpoints cast) not in it. */
+function withMissingEndpoints(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
+  if (g.endpointsInNodes) return g.nodes;
+  if (edges.height === 0) return g.nodes;
+  const endpoints = pl
+    .concat([edges.select(pl.col(g.source).alias(ID)), edges.select(pl.col(g.destination).alias(ID))])
+    .select(pl.col(ID).unique());
   const missing = endpoints.join(idsOf(g.nodes, g.nodeId), { on: ID, how: "anti" });
-  const nodes = missing.height === 0 ? g.nodes : pl.concat([g.nodes, missing.select(pl.col(ID).alias(g.nodeId))], { how: "diagonal" });
-  return { nodes, edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
+  return missing.height === 0 ? g.nodes : pl.concat([g.nodes, missing.select(pl.col(ID).alias(g.nodeId))], { how: "diagonal" });
 }
 
 function checkNames(ops: TraversalOp[], pathOf: (i: number) => string): void {
@@ -81,27 +88,34 @@ export type Passes = {
   touched: pl.DataFrame[];
 };
 
+/** The distinct non-null ids of the nodes that pass `filter`. */
+function matchedIds(g: HopGraph, filter: NodeOp["filter"], path: string): pl.DataFrame {
+  const expr = filterExpr(g.nodes, filter, path);
+  const lazy = g.nodes.lazy();
+  return (expr === null ? lazy : lazy.filter(expr)).select(pl.col(g.nodeId).dropNulls().unique().alias(ID)).collectSync();
+}
+
 function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
-  const allIds = idsOf(g.nodes, g.nodeId);
-  const emptyIds = allIds.head(0);
+  const emptyIds = g.nodes.select(pl.col(g.nodeId).alias(ID)).head(0);
 
   // Forward pass: node steps filter the wavefront, edge steps hop from it.
   const fronts: pl.DataFrame[] = [];
   const hops: Array<HopForward | undefined> = [];
-  let wave = allIds;
+  let wave: pl.DataFrame | null = null; // null: every node (before the first step)
   steps.forEach(({ op, path }, i) => {
     if (op.type === "Node") {
-      const matched = idsOf(applyFilter(g.nodes, op.filter, `${path}.filter_dict`), g.nodeId);
-      wave = wave.join(matched, { on: ID, how: "semi" });
+      const matched = matchedIds(g, op.filter, `${path}.filter_dict`);
+      // a semi join never matches null ids, so the wave holds none
+      wave = wave === null ? matched : wave.join(matched, { on: ID, how: "semi" });
       const allowed = restrict?.nodes.get(i);
       if (allowed !== undefined) wave = wave.join(allowed, { on: ID, how: "semi" });
       hops.push(undefined);
     } else {
-      const fwd = hopForward(g, op, wave, path, restrict?.edges.get(i));
+      const fwd = hopForward(g, op, wave ?? emptyIds, path, restrict?.edges.get(i));
       hops.push(fwd);
       wave = fwd.reached;
     }
-    fronts.push(wave);
+    fronts.push(wave ?? emptyIds);
   });
 
   // Backward pass: each step keeps only what continues to the end of the chain.
@@ -127,12 +141,62 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
   return { hops, pruned, keptEdges, backs, touched };
 }
 
+/** Edges with their endpoints cast to the node id dtype (as prepare leaves them), without the EID index. */
+function castEnds(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
+  const idType = g.nodes.getColumn(g.nodeId).dtype;
+  let out = edges;
+  for (const col of [g.source, g.destination]) {
+    if (String(out.getColumn(col).dtype) !== String(idType)) out = out.withColumn(pl.col(col).cast(idType));
+  }
+  return out;
+}
+
+/** Whether the node id column holds no null and no repeated value. */
+function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
+  const stats = nodes.select(pl.col(nodeId).nullCount().alias("n"), pl.col(nodeId).nUnique().alias("u"));
+  return Number(stats.getColumn("n").get(0)) === 0 && Number(stats.getColumn("u").get(0)) === nodes.height;
+}
+
+/**
+ * A chain of Node steps only, over a node table whose ids are unique and non-null: the nodes that pass every
+ * step's filter (one polars filter), every named step's column true, and no edges. Returns null where the ids
+ * are not unique (the general path then keeps every row of a matched id).
+ */
+function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): GfqlGraph | null {
+  const emptyEdges = castEnds(graph, graph.edges.head(0));
+  const nodes = withMissingEndpoints(graph, graph.endpointsInNodes ? emptyEdges : castEnds(graph, graph.edges));
+  if (!idsUnique(nodes, graph.nodeId)) return null;
+  let expr: pl.Expr | null = null;
+  for (const { op, path } of steps) {
+    const e = filterExpr(nodes, (op as NodeOp).filter, `${path}.filter_dict`);
+    if (e !== null) expr = expr === null ? e : expr.and(e);
+  }
+  let out = expr === null ? nodes : nodes.filter(expr);
+  for (const { op } of steps) {
+    if (op.name === undefined) continue;
+    const base: pl.DataFrame = out.columns.includes(op.name) ? out.drop(op.name) : out;
+    out = base.withColumn(pl.lit(true).alias(op.name));
+  }
+  return { nodes: out, edges: emptyEdges, nodeId: graph.nodeId, source: graph.source, destination: graph.destination };
+}
+
+/** The rows of `edges` (with the EID row index) whose EID is in the id frame, in their original order. */
+function edgesAt(edges: pl.DataFrame, eids: pl.DataFrame): pl.DataFrame {
+  if (eids.height === 0) return edges.head(0);
+  const at = eids.select(pl.col(EID).sort()).getColumn(EID);
+  return edges.select(pl.all().gather(at));
+}
+
 export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: number) => string, where?: WhereSpec): GfqlGraph {
   if (ops.length === 0) return graph;
   checkNames(ops, pathOf);
-  const g = prepare(graph);
   const steps = normalize(ops, pathOf);
-  const emptyIds = idsOf(g.nodes, g.nodeId).head(0);
+  if (steps.every(({ op }) => op.type === "Node") && (where === undefined || where.clauses.length === 0)) {
+    const fast = nodeOnlyChain(graph, steps);
+    if (fast !== null) return fast;
+  }
+  const g = prepare(graph);
+  const emptyIds = g.nodes.head(0).select(pl.col(g.nodeId).alias(ID));
   let r = passes(g, steps, null);
   if (where !== undefined && where.clauses.length > 0) {
     r = passes(g, steps, samePathRestrict(g, steps, r, where));
@@ -145,7 +209,7 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
     keptEdges.filter((e) => e !== undefined),
     g.edges.select(EID).head(0),
   );
-  let edges = g.edges.join(edgeIds, { on: EID, how: "semi" });
+  let edges = edgesAt(g.edges, edgeIds);
   // with output slicing, the nodes returned are the endpoints of the sliced edges
   const sliced = steps.some(({ op }) => op.type === "Edge" && (op.outputMinHops !== undefined || op.outputMaxHops !== undefined));
   let nodes = keepIn(g.nodes, g.nodeId, sliced ? union([idsOf(edges, g.source), idsOf(edges, g.destination)], emptyIds) : nodeIds);

@@ -28,7 +28,8 @@ export const HOP = "__gfql_hop";
 
 /** The distinct values of `column` as a one-column id frame. */
 export function idsOf(df: pl.DataFrame, column: string): pl.DataFrame {
-  return df.select(pl.col(column).alias(ID)).unique();
+  // the expression's unique is far faster than DataFrame.unique (which hashes rows)
+  return df.select(pl.col(column).unique().alias(ID));
 }
 
 /** Rows of `df` whose `column` is in the id frame, in their original order. */
@@ -39,7 +40,9 @@ export function keepIn(df: pl.DataFrame, column: string, ids: pl.DataFrame): pl.
 export function union(frames: pl.DataFrame[], empty: pl.DataFrame): pl.DataFrame {
   const nonEmpty = frames.filter((f) => f.height > 0);
   if (nonEmpty.length === 0) return empty;
-  return pl.concat(nonEmpty).unique();
+  const all = nonEmpty.length === 1 ? (nonEmpty[0] as pl.DataFrame) : pl.concat(nonEmpty);
+  const only = all.columns.length === 1 ? all.columns[0] : undefined;
+  return only === undefined ? all.unique() : all.select(pl.col(only).unique());
 }
 
 /** Adds a boolean column `name` that is true where `column` is in the id frame. */

@@ -2,7 +2,7 @@
 
 import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
-import { applyFilter } from "./filter-expr.ts";
+import { applyFilter, filterExpr } from "./filter-expr.ts";
 import { A, B, EID, HOP, ID, idsOf, keepIn, union } from "./graph-frames.ts";
 import { checkRows } from "./limits.ts";
 
@@ -12,21 +12,49 @@ export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: strin
 /** Forward result: S_k (edges EID/A/B taken at hop k, k = 1..layers.length), F_k (ids reached at hop k), and the reached set. */
 export type HopForward = { layers: pl.DataFrame[]; fronts: pl.DataFrame[]; reached: pl.DataFrame; noEdges: pl.DataFrame };
 
-/** Oriented edges: A is the side the walk leaves from, B the side it arrives at. Undirected edges go both ways. */
-function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
-  const edges = applyFilter(g.edges, op.edgeMatch, `${path}.edge_match`);
-  const fwd = edges.select(pl.col(EID), pl.col(g.source).alias(A), pl.col(g.destination).alias(B));
-  const rev = edges.select(pl.col(EID), pl.col(g.destination).alias(A), pl.col(g.source).alias(B));
-  let oriented = op.direction === "forward" ? fwd : op.direction === "reverse" ? rev : pl.concat([fwd, rev]).unique();
-  if (Object.keys(op.sourceNodeMatch).length > 0) {
-    const ok = idsOf(applyFilter(g.nodes, op.sourceNodeMatch, `${path}.source_node_match`), g.nodeId);
-    oriented = keepIn(oriented, A, ok);
-  }
-  if (Object.keys(op.destinationNodeMatch).length > 0) {
-    const ok = idsOf(applyFilter(g.nodes, op.destinationNodeMatch, `${path}.destination_node_match`), g.nodeId);
-    oriented = keepIn(oriented, B, ok);
-  }
-  return oriented;
+/**
+ * The edges a step may take, oriented: A is the side the walk leaves from, B the side it arrives at. Undirected
+ * edges go both ways (a self-loop once); they are oriented per hop, from the edges touching the frontier, rather
+ * than doubling the whole edge table up front.
+ */
+type Oriented = {
+  /** EID, A, B for forward/reverse; EID, A (source), B (destination) for undirected. */
+  edges: pl.DataFrame;
+  undirected: boolean;
+  /** Allowed A / B ids (source_node_match / destination_node_match), or undefined for any. */
+  okA?: pl.DataFrame;
+  okB?: pl.DataFrame;
+};
+
+function orientedEdges(g: HopGraph, op: EdgeOp, path: string): Oriented {
+  const expr = filterExpr(g.edges, op.edgeMatch, `${path}.edge_match`);
+  const ends =
+    op.direction === "reverse"
+      ? [pl.col(EID), pl.col(g.destination).alias(A), pl.col(g.source).alias(B)]
+      : [pl.col(EID), pl.col(g.source).alias(A), pl.col(g.destination).alias(B)];
+  // lazily, so only the three columns are gathered
+  const lazy = g.edges.lazy();
+  const edges = (expr === null ? lazy : lazy.filter(expr)).select(...ends).collectSync();
+  const okOf = (match: EdgeOp["sourceNodeMatch"], what: string) =>
+    Object.keys(match).length === 0 ? undefined : idsOf(applyFilter(g.nodes, match, `${path}.${what}`), g.nodeId);
+  const okA = okOf(op.sourceNodeMatch, "source_node_match");
+  const okB = okOf(op.destinationNodeMatch, "destination_node_match");
+  return { edges, undirected: op.direction === "undirected", okA, okB };
+}
+
+/** The oriented edges (EID, A, B) leaving `front`, restricted by source/destination node matches. */
+function leaving(o: Oriented, front: pl.DataFrame): pl.DataFrame {
+  let step: pl.DataFrame;
+  if (o.undirected) {
+    const out = keepIn(o.edges, A, front);
+    const back = keepIn(o.edges, B, front)
+      .filter(pl.col(A).neq(pl.col(B)).fillNull(true))
+      .select(pl.col(EID), pl.col(B).alias(A), pl.col(A).alias(B));
+    step = back.height === 0 ? out : out.height === 0 ? back : pl.concat([out, back]);
+  } else step = keepIn(o.edges, A, front);
+  if (o.okA !== undefined) step = keepIn(step, A, o.okA);
+  if (o.okB !== undefined) step = keepIn(step, B, o.okB);
+  return step;
 }
 
 /**
@@ -36,17 +64,18 @@ function orientedEdges(g: HopGraph, op: EdgeOp, path: string): pl.DataFrame {
  * over 1). Reached = nodes first or again reached at a hop within [min_hops, max_hops].
  */
 export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string, allowedEdges?: pl.DataFrame): HopForward {
-  let oriented = orientedEdges(g, op, path);
-  if (allowedEdges !== undefined) oriented = oriented.join(allowedEdges, { on: EID, how: "semi" });
+  const oriented = orientedEdges(g, op, path);
+  if (allowedEdges !== undefined) oriented.edges = oriented.edges.join(allowedEdges, { on: EID, how: "semi" });
   const empty = wavefront.head(0);
   const layers: pl.DataFrame[] = [];
   const fronts: pl.DataFrame[] = [wavefront];
   let seenNodes = wavefront;
-  let seenEdges = oriented.head(0); // oriented (EID, A, B): an undirected edge taken the other way is new
+  const noEdges = oriented.edges.head(0);
+  let seenEdges = noEdges; // oriented (EID, A, B): an undirected edge taken the other way is new
   let front = wavefront;
   let held = 0; // rows of all layers so far, capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (let k = 1; op.maxHops === null || k <= op.maxHops; k++) {
-    const step = keepIn(oriented, A, front);
+    const step = leaving(oriented, front);
     if (step.height === 0) break;
     held += step.height;
     checkRows(held, `the hop expansion (${k} hops)`, path);
@@ -72,7 +101,7 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
     front = next;
   }
   const inRange = fronts.filter((_, k) => k >= op.minHops);
-  return { layers, fronts, reached: union(inRange, empty), noEdges: oriented.head(0) };
+  return { layers, fronts, reached: union(inRange, empty), noEdges };
 }
 
 /** Kept edge ids, the nodes their walks touch, the walk starts, and first-hop labels: EID/HOP and ID/HOP (arrival). */
@@ -168,11 +197,20 @@ function backwardResult(edges: pl.DataFrame | undefined, starts: pl.DataFrame, f
       nodeHops: pl.concat([empty, noHops], { how: "horizontal" }),
     };
   }
+  let edgeHops: pl.DataFrame | undefined;
+  let nodeHops: pl.DataFrame | undefined;
   return {
-    edgeIds: edges.select(EID).unique(),
-    touched: union([idsOf(edges, A), idsOf(edges, B)], empty),
+    edgeIds: edges.select(pl.col(EID).unique()),
+    touched: pl.concat([edges.select(pl.col(A).alias(ID)), edges.select(pl.col(B).alias(ID))]).select(pl.col(ID).unique()),
     starts,
-    edgeHops: edges.groupBy(EID).agg(pl.col(HOP).min()),
-    nodeHops: edges.groupBy(B).agg(pl.col(HOP).min()).select(pl.col(B).alias(ID), pl.col(HOP)),
+    // only labels and output slicing read these: computed on first use
+    get edgeHops() {
+      edgeHops ??= edges.groupBy(EID).agg(pl.col(HOP).min());
+      return edgeHops;
+    },
+    get nodeHops() {
+      nodeHops ??= edges.groupBy(B).agg(pl.col(HOP).min()).select(pl.col(B).alias(ID), pl.col(HOP));
+      return nodeHops;
+    },
   };
 }

@@ -17,6 +17,9 @@ export type GfqlRequest = {
   limit: number | "auto";
   timeoutMs?: number;
   fileFormat?: FileFormat | undefined;
+  /** Only these columns of the node and edge rows. */
+  nodeColumns?: string[] | undefined;
+  edgeColumns?: string[] | undefined;
 };
 
 const AUTO_LIMITS = { projected: 50, whole: 20 };
@@ -74,6 +77,8 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       limit,
       timeoutMs: request.timeoutMs,
       fileFormat: request.fileFormat,
+      nodeColumns: request.nodeColumns,
+      edgeColumns: request.edgeColumns,
     });
     if (!auto || answer.projected) return answer;
     return { ...answer, nodes: answer.nodes?.slice(0, AUTO_LIMITS.whole), edges: answer.edges?.slice(0, AUTO_LIMITS.whole) };

@@ -1,6 +1,6 @@
 // One GFQL query over a dataset's stored tables: parse, execute, and shape the answer (counts, limited rows).
 import pl from "nodejs-polars";
-import { isAppError } from "../../errors/app-error.ts";
+import { AppError, isAppError } from "../../errors/app-error.ts";
 import { readTable } from "../../ingest/table-files.ts";
 import { parseCypher } from "../cypher/index.ts";
 import { executeGfql } from "../execute.ts";
@@ -8,7 +8,7 @@ import { parseGfql } from "../parse.ts";
 
 export const OUTPUT_TYPES = ["shape", "nodes", "edges", "all"] as const;
 /** Besides JSON rows, an answer's tables may come as files (pygraphistry's remote GFQL asks for parquet by default). */
-export const FILE_FORMATS = ["parquet", "csv"] as const;
+export const FILE_FORMATS = ["parquet", "csv", "arrow"] as const;
 export type FileFormat = (typeof FILE_FORMATS)[number];
 export type OutputType = (typeof OUTPUT_TYPES)[number];
 
@@ -29,6 +29,9 @@ export type QueryJob = {
   timeoutMs?: number;
   /** Also write the answer's tables (up to `limit` rows) as files of this format; `shape` is a kind/rows/cols table. */
   fileFormat?: FileFormat | undefined;
+  /** Only these columns of the answer's node and edge rows (all when absent). */
+  nodeColumns?: string[] | undefined;
+  edgeColumns?: string[] | undefined;
 };
 
 export type QueryAnswer = {
@@ -87,11 +90,14 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
   );
   if (match) return matchAnswer(job, storedNodes, result);
   const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
-  const projected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
+  const isProjected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
+  const projected = isProjected(result.nodes, nodes) || (!result.rows && isProjected(result.edges, edges));
+  if (job.nodeColumns) result.nodes = selectColumns(result.nodes, job.nodeColumns, "node");
+  if (job.edgeColumns) result.edges = selectColumns(result.edges, job.edgeColumns, "edge");
   const files = job.fileFormat ? tableFiles(job, result, want) : undefined;
   return {
     files,
-    projected: projected(result.nodes, nodes) || (!result.rows && projected(result.edges, edges)),
+    projected: projected || Boolean(job.nodeColumns || job.edgeColumns),
     nodeCount: result.nodes.height,
     edgeCount: result.edges.height,
     nodes: want("nodes") ? plainRows(result.nodes.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
@@ -99,7 +105,19 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
   };
 }
 
+/** The answer's rows cut to the asked-for columns; a column the answer does not have is refused by name. */
+function selectColumns(frame: pl.DataFrame, columns: string[], axis: "node" | "edge"): pl.DataFrame {
+  const missing = columns.filter((c) => !frame.columns.includes(c));
+  if (missing.length > 0) {
+    throw new AppError("INVALID_INPUT", `[E301] the ${axis} rows have no column ${missing.map((c) => `'${c}'`).join(", ")}`, {
+      details: { field: `${axis}_col_subset`, columns: frame.columns.slice(0, 50) },
+    });
+  }
+  return frame.select(...columns);
+}
+
 function fileOf(frame: pl.DataFrame, format: FileFormat): Uint8Array {
+  if (format === "arrow") return new Uint8Array(frame.writeIPCStream());
   return new Uint8Array(format === "parquet" ? frame.writeParquet() : frame.writeCSV());
 }
 
