@@ -48,6 +48,8 @@ export const LIST_SESSIONS = `query VizSessions { vizSessions { ${SESSION_FIELDS
 export const GET_SESSION = `query VizSession($id: ID!) { vizSession(id: $id) { ${SESSION_FIELDS} } }`;
 export const SHARE_DATASET = `mutation ShareDataset($datasetId: ID!, $mode: String!) { shareDataset(datasetId: $datasetId, mode: $mode) }`;
 
-export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOutput!, $limit: Int!, $fileFormat: GfqlFileFormat) {
-  gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit, fileFormat: $fileFormat) {
+export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOutput!, $limit: Int!, $fileFormat: GfqlFileFormat,
+  $nodeColumns: [String!], $edgeColumns: [String!]) {
+  gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit, fileFormat: $fileFormat,
+    nodeColumns: $nodeColumns, edgeColumns: $edgeColumns) {
     nodeCount edgeCount nodes edges nodesFile edgesFile shapeFile } }`;

@@ -5,7 +5,10 @@ import type { QueryAnswer } from "../../src/gfql/surface/run-query.ts";
 import { builder } from "../builder.ts";
 
 const GfqlOutput = builder.enumType("GfqlOutput", { values: ["shape", "nodes", "edges", "all"] as const });
-const GfqlFileFormat = builder.enumType("GfqlFileFormat", { values: ["parquet", "csv"] as const });
+const GfqlFileFormat = builder.enumType("GfqlFileFormat", {
+  description: "arrow is an Arrow IPC stream: the way to carry large answers whole and typed.",
+  values: ["parquet", "csv", "arrow"] as const,
+});
 
 const base64 = (file: Uint8Array | undefined) =>
   file ? Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString("base64") : null;
@@ -50,6 +53,8 @@ builder.queryFields((t) => ({
       }),
       timeoutMs: t.arg.int({ description: "Stops the query after this many milliseconds (never later than the server's limit)." }),
       fileFormat: t.arg({ type: GfqlFileFormat, description: "Also answer the tables as files (nodesFile, edgesFile, shapeFile)." }),
+      nodeColumns: t.arg.stringList({ description: "Only these columns of the node rows (and files)." }),
+      edgeColumns: t.arg.stringList({ description: "Only these columns of the edge rows (and files)." }),
     },
     resolve: async (_root, args, ctx) => {
       const viewer = await ctx.requireViewer();
@@ -59,6 +64,8 @@ builder.queryFields((t) => ({
         limit: args.limit ?? ("auto" as const),
         timeoutMs: args.timeoutMs ?? undefined,
         fileFormat: args.fileFormat ?? undefined,
+        nodeColumns: args.nodeColumns ?? undefined,
+        edgeColumns: args.edgeColumns ?? undefined,
       };
       if (args.sessionId) return ctx.services.gfql.onSession(viewer, String(args.sessionId), request);
       if (args.datasetId) return ctx.services.gfql.onDataset(viewer, String(args.datasetId), request);

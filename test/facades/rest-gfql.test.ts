@@ -1,4 +1,5 @@
 // GFQL surfaces: pygraphistry's remote route and the GraphQL query on datasets and sessions, with limits and a real timeout.
+import { tableFromIPC } from "apache-arrow";
 import { unzipSync } from "fflate";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,6 +77,15 @@ describe("GFQL surfaces", () => {
     const csv = await raw("edges", "csv");
     expect(csv.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(await csv.text()).toBe("s,d,w\na,b,1\nb,c,5\n");
+    const subset = await gw.request(`/api/v2/etl/datasets/${id}/gfql/edges`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      json: { gfql_operations: chain, format: "csv", edge_col_subset: ["d", "w"] },
+    });
+    expect(await subset.text()).toBe("d,w\nb,1\nc,5\n");
+    const unknown = await post(`/api/v2/etl/datasets/${id}/gfql/nodes`, { gfql_operations: chain, node_col_subset: ["nope"] });
+    expect(unknown.status).toBe(400);
+    expect(String((unknown.body.error as { message: string }).message)).toMatch(/'nope'/);
     const shape = await raw("shape", "csv");
     expect(await shape.text()).toBe("kind,rows,cols\nnodes,3,1\nedges,2,3\n");
   });
@@ -114,6 +124,15 @@ describe("GFQL surfaces", () => {
     );
     // w > 1: b-c, c-d and x-y, so five nodes.
     expect(onSession.body.data?.gfql).toEqual({ nodeCount: 5, edgeCount: 3, nodes: null });
+    // Large answers whole and typed: an Arrow IPC stream of just the asked-for columns.
+    const arrow = await gw.graphql<{ gfql: { edgesFile: string } }>(
+      `query($d: ID!, $q: JSON!) { gfql(datasetId: $d, query: $q, output: edges, fileFormat: arrow, edgeColumns: ["w"]) { edgesFile } }`,
+      { d: id, q: query },
+      token,
+    );
+    const table = tableFromIPC(Buffer.from(arrow.body.data?.gfql.edgesFile ?? "", "base64"));
+    expect(table.schema.fields.map((f) => f.name)).toEqual(["w"]);
+    expect(table.getChild("w")?.toArray()).toEqual(new BigInt64Array([5n, 9n, 2n]));
   });
 
   it("takes one read-only Cypher query as text, and refuses writes", async () => {

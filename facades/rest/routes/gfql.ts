@@ -1,6 +1,7 @@
 // pygraphistry's remote GFQL route: a query on a dataset, answered as pygraphistry's chain_remote reads it: JSON
 // (all: {nodes, edges, metadata}; nodes or edges: the rows; shape: one row per axis), or parquet / csv files
-// (all: a zip of nodes.<ext>, edges.<ext> and metadata.json). pygraphistry asks for parquet unless told otherwise.
+// (all: a zip of nodes.<ext>, edges.<ext> and metadata.json). pygraphistry asks for parquet unless told otherwise;
+// node_col_subset / edge_col_subset keep only those columns.
 import { zipSync } from "fflate";
 import { RestError } from "../errors.ts";
 import { GFQL } from "../operations.ts";
@@ -38,10 +39,8 @@ function formatOf({ body }: RouteInput): "json" | "parquet" | "csv" {
 }
 
 function outputOf({ params, body }: RouteInput): string {
-  for (const field of ["node_col_subset", "edge_col_subset", "persist"]) {
-    if (body[field] !== undefined && body[field] !== null && body[field] !== false) {
-      throw new RestError("INVALID_INPUT", `${field} is not supported yet`, { field });
-    }
+  if (body.persist !== undefined && body.persist !== null && body.persist !== false) {
+    throw new RestError("INVALID_INPUT", "persist is not supported yet", { field: "persist" });
   }
   return params.output ?? "";
 }
@@ -98,6 +97,8 @@ export const GFQL_ROUTES: readonly RestRoute[] = [
         output: outputOf(input),
         limit: ROW_LIMIT,
         fileFormat: format === "json" ? null : format,
+        nodeColumns: input.body.node_col_subset ?? null,
+        edgeColumns: input.body.edge_col_subset ?? null,
       };
     },
     shape: (data, input) => {
