@@ -1,6 +1,6 @@
 // VizSession: live visualization sessions (spec 2.7, 4.5), their change stream, and dataset sharing.
 import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
-import type { VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
+import { ownerPresentAt, type VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
 import { builder } from "../builder.ts";
 import { DatasetRef } from "./dataset.ts";
 
@@ -25,7 +25,8 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
     isOwner: t.boolean({ resolve: async (s, _args, ctx) => (await ctx.viewer())?.userId === s.ownerId }),
     ownerAvailable: t.boolean({
       description: "Whether the owner's page is connected (the tool endpoint answers 410 when not).",
-      resolve: (s, _args, ctx) => ctx.services.sessions.ownerAvailable(s.id),
+      // The record was read in this operation: its last-seen time is current enough.
+      resolve: (s) => ownerPresentAt(s.ownerSeenAt),
     }),
     hasLayout: t.boolean({ resolve: (s) => s.layoutVersion !== null }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

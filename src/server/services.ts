@@ -80,7 +80,7 @@ export async function createServices(config: Config, logger: Logger) {
     maxIntermediateRows: config.gfqlMaxIntermediateRows,
   });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
-  const collections = createCollectionService({ db, blobs, pubsub, sessions, datasets, gfql });
+  const collections = createCollectionService({ db, blobs, pubsub, sessions, gfql });
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 

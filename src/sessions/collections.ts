@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { VizCollection } from "../../prisma/generated/sqlite/client.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import type { DatasetService } from "../datasets/datasets-service.ts";
+import { toDatasetRecord } from "../datasets/dataset-records.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { GfqlService } from "../gfql/surface/gfql-service.ts";
 import type { BlobStore } from "../store/blobs.ts";
@@ -96,7 +96,6 @@ export function createCollectionService(deps: {
   blobs: BlobStore;
   pubsub: PubSub;
   sessions: VizSessionService;
-  datasets: DatasetService;
   gfql: GfqlService;
 }) {
   const { db, blobs, pubsub, sessions } = deps;
@@ -155,7 +154,7 @@ export function createCollectionService(deps: {
       Date.now() - existing.updatedAt.getTime() < IDEMPOTENT_MS;
     if (same) return existing;
 
-    const record = await deps.datasets.getForSession(session.datasetId);
+    const record = toDatasetRecord(session.dataset);
     const answer = await deps.gfql.match(record, query, options.timeoutMs);
     const nodeRows = answer.nodeRows;
     const blob = nodeRows ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.u32` : null;

@@ -11,6 +11,11 @@ import { canViewDataset, SHARING_MODES, type SharingMode } from "./dataset-acces
 /** The owner counts as present while their page was seen within this window. */
 const PRESENCE_MS = 60_000;
 
+/** Whether an owner last seen at `seenAt` still counts as present. */
+export function ownerPresentAt(seenAt: Date | null): boolean {
+  return Boolean(seenAt && Date.now() - seenAt.getTime() < PRESENCE_MS);
+}
+
 export type VizSessionEvent = { kind: "REVISION" | "LAYOUT" | "COLLECTIONS"; sessionId: string; revisionNumber: number };
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
@@ -115,7 +120,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
 
   async function ownerAvailable(id: string): Promise<boolean> {
     const session = await db.vizSession.findUnique({ where: { id }, select: { ownerSeenAt: true } });
-    return Boolean(session?.ownerSeenAt && Date.now() - session.ownerSeenAt.getTime() < PRESENCE_MS);
+    return ownerPresentAt(session?.ownerSeenAt ?? null);
   }
 
   async function share(viewer: Viewer, datasetId: string, mode: string) {

@@ -1,6 +1,6 @@
 // GFQL on a dataset or a live session: access checks here, the query itself in a worker with a time limit.
 import type { Viewer } from "../../auth/viewer.ts";
-import type { DatasetRecord } from "../../datasets/dataset-records.ts";
+import { type DatasetRecord, toDatasetRecord } from "../../datasets/dataset-records.ts";
 import type { DatasetService } from "../../datasets/datasets-service.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { VizSessionService } from "../../sessions/viz-sessions.ts";
@@ -107,8 +107,9 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
     match,
     onDataset: async (viewer: Viewer, datasetId: string, request: GfqlRequest) => run(await deps.datasets.get(viewer, datasetId), request),
     onSession: async (viewer: Viewer, sessionId: string, request: GfqlRequest) => {
+      // The session comes with its dataset, already checked for the viewer.
       const session = await deps.sessions.get(viewer, sessionId);
-      return run(await deps.datasets.getForSession(session.datasetId), request);
+      return run(toDatasetRecord(session.dataset), request);
     },
   };
 }
