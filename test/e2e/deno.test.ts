@@ -1,4 +1,6 @@
 // The same sources under Deno 2: `deno task start` answers health checks, logins, GET bodies, graphql-ws.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
@@ -63,6 +65,17 @@ describe.skipIf(!deno)("deno task start", () => {
       post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, token),
     );
     expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED" } } });
+  });
+
+  it("serves the /mcp tool endpoint through the MCP SDK client", async () => {
+    const client = new Client({ name: "deno-check", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+    );
+    expect((await client.listTools()).tools).toHaveLength(9);
+    const listed = await client.callTool({ name: "list_sessions", arguments: {} });
+    expect(JSON.parse((listed.content as { text: string }[])[0]?.text ?? "")).toEqual({ sessions: [], count: 0 });
+    await client.close();
   });
 
   it("drains and exits 0 on SIGTERM", async () => {
