@@ -68,4 +68,55 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
     await new Promise((resolve) => setTimeout(resolve, 1_200));
     expect((await post(b.url, "/api/v2/auth/pkey/jwt/", {}, pkey)).status).toBe(401);
   });
+
+  it("publishes a collection an assistant makes through one process to the owner's page on the other", async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
+    const auth = bearer(token);
+    const file = (await post(b.url, "/api/v2/files/", { file_type: "json" }, auth)).body.file_id as string;
+    await post(b.url, `/api/v2/upload/files/${file}?erase=true`, { s: ["a", "b"], d: ["b", "c"] }, auth);
+    const dataset = await post(
+      b.url,
+      "/api/v2/upload/datasets/",
+      {
+        name: "g",
+        metadata: {},
+        node_encodings: { bindings: {} },
+        edge_encodings: { bindings: { source: "s", destination: "d" } },
+        edge_files: [file],
+      },
+      auth,
+    );
+    const datasetId = (dataset.body.data as { dataset_id: string }).dataset_id;
+    const opened = await post(a.url, "/graphql", { query: `mutation { openVizSession(datasetId: "${datasetId}") { id } }` }, auth);
+    const sessionId = (opened.body.data as { openVizSession: { id: string } }).openVizSession.id;
+    const init = await fetch(`${b.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+    });
+    const mcpSession = init.headers.get("mcp-session-id") ?? "";
+    let answer: { status: number; body: Record<string, unknown> } = { status: 0, body: {} };
+    const event = await firstEvent(a.url, token, `subscription { vizSessionChanged(id: "${sessionId}") { kind } }`, async () => {
+      const call = {
+        name: "create_collection",
+        arguments: { session_id: sessionId, name: "from b", gfql_operations: '[{"type":"Node","filter_dict":{"node":"b"}}]' },
+      };
+      answer = await post(
+        b.url,
+        "/mcp",
+        { jsonrpc: "2.0", id: 2, method: "tools/call", params: call },
+        { ...auth, "mcp-session-id": mcpSession },
+      );
+    });
+    expect(answer.status).toBe(200);
+    expect(event).toEqual({ data: { vizSessionChanged: { kind: "COLLECTIONS" } } });
+    const listed = await post(a.url, "/graphql", { query: `{ vizSession(id: "${sessionId}") { collections { name matchCount } } }` }, auth);
+    expect(listed.body.data).toEqual({ vizSession: { collections: [{ name: "from b", matchCount: 1 }] } });
+  });
 });
