@@ -10,8 +10,20 @@ import { type CheckedCall, createToolServer } from "./server.ts";
 import { argumentProblem } from "./tool-schemas.ts";
 import { type RunOperation, type Tool, toolNamed } from "./tools.ts";
 
+/** What `initialize` carried: enough for another gateway instance to take the session up. */
+export type McpSessionStart = { protocolVersion: string; capabilities: unknown; clientInfo: unknown };
+
+/** Transport sessions known across gateway instances (Redis); absent, only this process knows its own. */
+export type McpSessionDirectory = {
+  remember(id: string, start: McpSessionStart): Promise<void>;
+  recall(id: string): Promise<McpSessionStart | undefined>;
+  touch(id: string): Promise<boolean>;
+  forget(id: string): Promise<void>;
+};
+
 export type McpFacadeOptions = {
   execute: Execute;
+  directory?: McpSessionDirectory | undefined;
   /** A transport session unused this long expires; later calls get 404. */
   idleMs: number;
   /** A tools/call running longer answers 504, and its query is stopped. */
@@ -59,6 +71,7 @@ async function readMessage(request: Request, maxBytes: number): Promise<JsonRpcR
 
 export function createMcpFacade(options: McpFacadeOptions) {
   const sessions = new Map<string, Entry>();
+  const directory = options.directory;
 
   const sweep = setInterval(
     () => {
@@ -74,17 +87,21 @@ export function createMcpFacade(options: McpFacadeOptions) {
     void entry.transport.close().catch(() => {});
   }
 
-  function open(): Entry {
+  /** A transport and server for a new session, or for one another instance opened (`adoptedId`). */
+  function open(adoptedId?: string): Entry {
     if (sessions.size >= options.maxSessions) {
       const [oldestId, oldest] = [...sessions].reduce((a, b) => (a[1].lastSeen <= b[1].lastSeen ? a : b));
       discard(oldestId, oldest);
     }
     const entry: Entry = {
       transport: new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
+        sessionIdGenerator: adoptedId ? () => adoptedId : randomUUID,
         enableJsonResponse: true,
         onsessioninitialized: (id) => void sessions.set(id, entry),
-        onsessionclosed: (id) => void sessions.delete(id),
+        onsessionclosed: (id) => {
+          sessions.delete(id);
+          void directory?.forget(id).catch(() => {});
+        },
       }),
       server: createToolServer(options.onUnexpected),
       lastSeen: Date.now(),
@@ -93,13 +110,39 @@ export function createMcpFacade(options: McpFacadeOptions) {
     return entry;
   }
 
-  function known(request: Request): Entry {
+  /** Takes up a session another instance opened: its transport is initialized here as the assistant did there. */
+  async function adopt(id: string, start: McpSessionStart, url: string): Promise<Entry> {
+    const entry = open(id);
+    const headers = { accept: "application/json, text/event-stream", "content-type": "application/json" };
+    const init = { jsonrpc: "2.0", id: `adopt-${id}`, method: "initialize", params: start };
+    await (await entry.transport.handleRequest(new Request(url, { method: "POST", headers }), { parsedBody: init })).text();
+    const ready = new Request(url, {
+      method: "POST",
+      headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": start.protocolVersion },
+    });
+    await entry.transport.handleRequest(ready, { parsedBody: { jsonrpc: "2.0", method: "notifications/initialized" } });
+    return entry;
+  }
+
+  async function known(request: Request): Promise<Entry> {
     const id = request.headers.get("mcp-session-id");
     if (!id) throw new McpFailure("MISSING_SESSION_HEADER", "Bad Request: the mcp-session-id header is required (call initialize first)");
-    const entry = sessions.get(id);
-    if (!entry) throw new McpFailure("UNKNOWN_SESSION", "Session not found or expired: initialize again");
-    entry.lastSeen = Date.now();
-    return entry;
+    const gone = () => new McpFailure("UNKNOWN_SESSION", "Session not found or expired: initialize again");
+    const local = sessions.get(id);
+    if (local) {
+      // Closed or idled out elsewhere: gone here too. A directory that cannot answer does not end the session.
+      if (directory && !(await directory.touch(id).catch(() => true))) {
+        discard(id, local);
+        throw gone();
+      }
+      local.lastSeen = Date.now();
+      return local;
+    }
+    const start = directory ? await directory.recall(id).catch(() => undefined) : undefined;
+    if (!start) throw gone();
+    const adopted = await adopt(id, start, request.url);
+    await directory?.touch(id).catch(() => true);
+    return adopted;
   }
 
   /**
@@ -182,11 +225,22 @@ export function createMcpFacade(options: McpFacadeOptions) {
     const method = "method" in message ? message.method : undefined;
     if (method === "initialize") {
       const entry = open();
-      return entry.transport.handleRequest(forTransport(request), { parsedBody: message });
+      const answer = await entry.transport.handleRequest(forTransport(request), { parsedBody: message });
+      const id = entry.transport.sessionId;
+      const params = (message as JsonRpcRequest).params ?? {};
+      if (directory && id && answer.ok) {
+        const start = {
+          protocolVersion: String(params.protocolVersion ?? ""),
+          capabilities: params.capabilities ?? {},
+          clientInfo: params.clientInfo ?? {},
+        };
+        await directory.remember(id, start).catch((error: unknown) => options.onUnexpected(error));
+      }
+      return answer;
     }
     let entry: Entry;
     try {
-      entry = known(request);
+      entry = await known(request);
     } catch (error) {
       if (error instanceof McpFailure) return failureResponse(error, "id" in message ? (message.id ?? null) : null);
       throw error;
@@ -200,7 +254,7 @@ export function createMcpFacade(options: McpFacadeOptions) {
     try {
       if (request.method === "POST") return await post(request, env.clientAddress);
       if (request.method === "GET" || request.method === "DELETE")
-        return await known(request).transport.handleRequest(forTransport(request));
+        return await (await known(request)).transport.handleRequest(forTransport(request));
       return new Response(
         JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32000, message: "Method not allowed: use POST, GET or DELETE" } }),
         {

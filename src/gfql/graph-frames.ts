@@ -38,11 +38,17 @@ export function keepIn(df: pl.DataFrame, column: string, ids: pl.DataFrame): pl.
 }
 
 export function union(frames: pl.DataFrame[], empty: pl.DataFrame): pl.DataFrame {
-  const nonEmpty = frames.filter((f) => f.height > 0);
-  if (nonEmpty.length === 0) return empty;
-  const all = nonEmpty.length === 1 ? (nonEmpty[0] as pl.DataFrame) : pl.concat(nonEmpty);
+  if (frames.every((f) => f.height === 0)) return empty;
+  const all = concatIds(frames, empty);
   const only = all.columns.length === 1 ? all.columns[0] : undefined;
   return only === undefined ? all.unique() : all.select(pl.col(only).unique());
+}
+
+/** The frames stacked, repeats kept: enough for a semi join (keepIn), which only asks whether a key is there. */
+export function concatIds(frames: pl.DataFrame[], empty: pl.DataFrame): pl.DataFrame {
+  const nonEmpty = frames.filter((f) => f.height > 0);
+  if (nonEmpty.length === 0) return empty;
+  return nonEmpty.length === 1 ? (nonEmpty[0] as pl.DataFrame) : pl.concat(nonEmpty);
 }
 
 /** Adds a boolean column `name` that is true where `column` is in the id frame. */

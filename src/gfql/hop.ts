@@ -18,43 +18,57 @@ export type HopForward = { layers: pl.DataFrame[]; fronts: pl.DataFrame[]; reach
  * than doubling the whole edge table up front.
  */
 type Oriented = {
-  /** EID, A, B for forward/reverse; EID, A (source), B (destination) for undirected. */
-  edges: pl.DataFrame;
+  /** EID, A, B for forward/reverse; EID, A (source), B (destination) for undirected: a lazy query until needed. */
+  lazy: pl.LazyDataFrame;
+  edges?: pl.DataFrame;
+  /** Typed, empty EID, A, B. */
+  none: pl.DataFrame;
   undirected: boolean;
   /** Allowed A / B ids (source_node_match / destination_node_match), or undefined for any. */
   okA?: pl.DataFrame;
   okB?: pl.DataFrame;
 };
 
-function orientedEdges(g: HopGraph, op: EdgeOp, path: string): Oriented {
+function orientedEdges(g: HopGraph, op: EdgeOp, path: string, allowedEdges?: pl.DataFrame): Oriented {
   const expr = filterExpr(g.edges, op.edgeMatch, `${path}.edge_match`);
   const ends =
     op.direction === "reverse"
       ? [pl.col(EID), pl.col(g.destination).alias(A), pl.col(g.source).alias(B)]
       : [pl.col(EID), pl.col(g.source).alias(A), pl.col(g.destination).alias(B)];
   // lazily, so only the three columns are gathered
-  const lazy = g.edges.lazy();
-  const edges = (expr === null ? lazy : lazy.filter(expr)).select(...ends).collectSync();
+  let lazy = (expr === null ? g.edges.lazy() : g.edges.lazy().filter(expr)).select(...ends);
+  if (allowedEdges !== undefined) lazy = lazy.join(allowedEdges.lazy(), { on: EID, how: "semi" });
   const okOf = (match: EdgeOp["sourceNodeMatch"], what: string) =>
     Object.keys(match).length === 0 ? undefined : idsOf(applyFilter(g.nodes, match, `${path}.${what}`), g.nodeId);
   const okA = okOf(op.sourceNodeMatch, "source_node_match");
   const okB = okOf(op.destinationNodeMatch, "destination_node_match");
-  return { edges, undirected: op.direction === "undirected", okA, okB };
+  const none = g.edges.head(0).select(...ends);
+  return { lazy, none, undirected: op.direction === "undirected", okA, okB };
 }
 
-/** The oriented edges (EID, A, B) leaving `front`, restricted by source/destination node matches. */
-function leaving(o: Oriented, front: pl.DataFrame): pl.DataFrame {
-  let step: pl.DataFrame;
+/**
+ * The oriented edges (EID, A, B) leaving `front`, restricted by source/destination node matches. With `once` (a
+ * single hop) the edge filter and the frontier join run as one query; otherwise the filtered edges are kept for
+ * the later hops.
+ */
+function leaving(o: Oriented, front: pl.DataFrame, once: boolean): pl.DataFrame {
+  let from: pl.LazyDataFrame = o.lazy;
+  if (!once) {
+    o.edges ??= o.lazy.collectSync();
+    from = o.edges.lazy();
+  }
+  const ids = front.lazy();
+  let step: pl.LazyDataFrame = from.join(ids, { leftOn: A, rightOn: ID, how: "semi" });
   if (o.undirected) {
-    const out = keepIn(o.edges, A, front);
-    const back = keepIn(o.edges, B, front)
+    const back = from
+      .join(ids, { leftOn: B, rightOn: ID, how: "semi" })
       .filter(pl.col(A).neq(pl.col(B)).fillNull(true))
       .select(pl.col(EID), pl.col(B).alias(A), pl.col(A).alias(B));
-    step = back.height === 0 ? out : out.height === 0 ? back : pl.concat([out, back]);
-  } else step = keepIn(o.edges, A, front);
-  if (o.okA !== undefined) step = keepIn(step, A, o.okA);
-  if (o.okB !== undefined) step = keepIn(step, B, o.okB);
-  return step;
+    step = pl.concat([step, back]);
+  }
+  if (o.okA !== undefined) step = step.join(o.okA.lazy(), { leftOn: A, rightOn: ID, how: "semi" });
+  if (o.okB !== undefined) step = step.join(o.okB.lazy(), { leftOn: B, rightOn: ID, how: "semi" });
+  return step.collectSync();
 }
 
 /**
@@ -64,18 +78,17 @@ function leaving(o: Oriented, front: pl.DataFrame): pl.DataFrame {
  * over 1). Reached = nodes first or again reached at a hop within [min_hops, max_hops].
  */
 export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, path: string, allowedEdges?: pl.DataFrame): HopForward {
-  const oriented = orientedEdges(g, op, path);
-  if (allowedEdges !== undefined) oriented.edges = oriented.edges.join(allowedEdges, { on: EID, how: "semi" });
+  const oriented = orientedEdges(g, op, path, allowedEdges);
   const empty = wavefront.head(0);
   const layers: pl.DataFrame[] = [];
   const fronts: pl.DataFrame[] = [wavefront];
   let seenNodes = wavefront;
-  const noEdges = oriented.edges.head(0);
+  const noEdges = oriented.none;
   let seenEdges = noEdges; // oriented (EID, A, B): an undirected edge taken the other way is new
   let front = wavefront;
   let held = 0; // rows of all layers so far, capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (let k = 1; op.maxHops === null || k <= op.maxHops; k++) {
-    const step = leaving(oriented, front);
+    const step = leaving(oriented, front, op.maxHops === 1);
     if (step.height === 0) break;
     held += step.height;
     checkRows(held, `the hop expansion (${k} hops)`, path);
@@ -107,6 +120,7 @@ export function hopForward(g: HopGraph, op: EdgeOp, wavefront: pl.DataFrame, pat
 /** Kept edge ids, the nodes their walks touch, the walk starts, and first-hop labels: EID/HOP and ID/HOP (arrival). */
 export type BackwardResult = {
   edgeIds: pl.DataFrame;
+  /** Ids of the nodes the kept walks touch (repeats kept). */
   touched: pl.DataFrame;
   starts: pl.DataFrame;
   edgeHops: pl.DataFrame;
@@ -201,7 +215,8 @@ function backwardResult(edges: pl.DataFrame | undefined, starts: pl.DataFrame, f
   let nodeHops: pl.DataFrame | undefined;
   return {
     edgeIds: edges.select(pl.col(EID).unique()),
-    touched: pl.concat([edges.select(pl.col(A).alias(ID)), edges.select(pl.col(B).alias(ID))]).select(pl.col(ID).unique()),
+    // repeats kept: only the final semi join on the node table reads it
+    touched: pl.concat([edges.select(pl.col(A).alias(ID)), edges.select(pl.col(B).alias(ID))]),
     starts,
     // only labels and output slicing read these: computed on first use
     get edgeHops() {

@@ -70,6 +70,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
   });
   const mcp = createMcpFacade({
     execute,
+    directory: services.mcpSessions,
     idleMs: config.mcpIdleSeconds * 1000,
     toolTimeoutMs: config.mcpToolTimeoutMs,
     maxSessions: config.mcpMaxSessions,

@@ -19,6 +19,7 @@ import { createHealthService } from "../health/health-service.ts";
 import { createCollectionService } from "../sessions/collections.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
+import { createMcpSessionDirectory } from "../store/mcp-session-directory.ts";
 import { migrate } from "../store/migrate.ts";
 import { createDb } from "../store/prisma.ts";
 import { createGatewayPubSub } from "../store/pubsub.ts";
@@ -81,6 +82,7 @@ export async function createServices(config: Config, logger: Logger) {
   });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, gfql });
+  const mcpSessions = createMcpSessionDirectory(redis, config.mcpIdleSeconds);
   const workers = createComputeWorkers();
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
@@ -114,6 +116,7 @@ export async function createServices(config: Config, logger: Logger) {
     sessions,
     gfql,
     collections,
+    mcpSessions,
     workers,
     health,
     close,

@@ -69,7 +69,7 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
     expect((await post(b.url, "/api/v2/auth/pkey/jwt/", {}, pkey)).status).toBe(401);
   });
 
-  it("publishes a collection an assistant makes through one process to the owner's page on the other", async () => {
+  it("serves an MCP session on either process, and publishes its collection to the owner's page on the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
     const auth = bearer(token);
@@ -90,7 +90,8 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
     const datasetId = (dataset.body.data as { dataset_id: string }).dataset_id;
     const opened = await post(a.url, "/graphql", { query: `mutation { openVizSession(datasetId: "${datasetId}") { id } }` }, auth);
     const sessionId = (opened.body.data as { openVizSession: { id: string } }).openVizSession.id;
-    const init = await fetch(`${b.url}/mcp`, {
+    // Initialized on a, used on b: the session is known through Redis, no sticky routing needed.
+    const init = await fetch(`${a.url}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({
@@ -118,5 +119,11 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
     expect(event).toEqual({ data: { vizSessionChanged: { kind: "COLLECTIONS" } } });
     const listed = await post(a.url, "/graphql", { query: `{ vizSession(id: "${sessionId}") { collections { name matchCount } } }` }, auth);
     expect(listed.body.data).toEqual({ vizSession: { collections: [{ name: "from b", matchCount: 1 }] } });
+    const toolsList = (url: string) => post(url, "/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": mcpSession });
+    expect((await toolsList(a.url)).status).toBe(200);
+    // Closed on b: gone on a too.
+    expect((await fetch(`${b.url}/mcp`, { method: "DELETE", headers: { "mcp-session-id": mcpSession } })).status).toBe(200);
+    const after = await toolsList(a.url);
+    expect({ status: after.status, code: (after.body.error as { code: number }).code }).toEqual({ status: 404, code: -32000 });
   });
 });
