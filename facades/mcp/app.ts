@@ -72,6 +72,7 @@ async function readMessage(request: Request, maxBytes: number): Promise<JsonRpcR
 export function createMcpFacade(options: McpFacadeOptions) {
   const sessions = new Map<string, Entry>();
   const directory = options.directory;
+  const adopting = new Map<string, Promise<Entry>>();
 
   const sweep = setInterval(
     () => {
@@ -138,11 +139,19 @@ export function createMcpFacade(options: McpFacadeOptions) {
       local.lastSeen = Date.now();
       return local;
     }
-    const start = directory ? await directory.recall(id).catch(() => undefined) : undefined;
-    if (!start) throw gone();
-    const adopted = await adopt(id, start, request.url);
-    await directory?.touch(id).catch(() => true);
-    return adopted;
+    // Requests arriving together for one session take it up once.
+    let pending = adopting.get(id);
+    if (!pending) {
+      pending = (async () => {
+        const start = directory ? await directory.recall(id).catch(() => undefined) : undefined;
+        if (!start) throw gone();
+        const adopted = await adopt(id, start, request.url);
+        await directory?.touch(id).catch(() => true);
+        return adopted;
+      })().finally(() => adopting.delete(id));
+      adopting.set(id, pending);
+    }
+    return pending;
   }
 
   /**
