@@ -15,7 +15,7 @@ import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-rec
 import { planDirectUpload } from "./direct-options.ts";
 import { normalizeEncodings } from "./encodings.ts";
 import { hypergraph, readHypergraphOptions } from "./hypergraph.ts";
-import { materialize } from "./materialize.ts";
+import { type Materialized, materialize } from "./materialize.ts";
 
 export type CreateDatasetInput = {
   name: string;
@@ -38,7 +38,8 @@ export type UploadBody = { stream(): ReadableStream<Uint8Array>; chunks?: () => 
 type Axis = "nodes" | "edges";
 
 /** A source table, with the stored file it came from when it is exactly one. */
-type Source = { frame: pl.DataFrame; path: string | undefined };
+/** A dataset's node or edge source: read whole on demand; `path` when it is one stored table (which may be linked). */
+type Source = { read(): pl.DataFrame; path: string | undefined };
 
 const invalid = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
 
@@ -78,7 +79,6 @@ export function createDatasetService(deps: {
   /** The tables of a list of file references, one frame (several files are stacked, columns unioned). */
   async function loadFiles(viewer: Viewer, refs: { fileId: string; index: number }[], field: string): Promise<Source | undefined> {
     if (refs.length === 0) return undefined;
-    const frames: pl.DataFrame[] = [];
     const paths: string[] = [];
     for (const [i, ref] of refs.entries()) {
       // A reference to a missing, foreign or unparsed file is a bad request body, named by its place in it.
@@ -86,31 +86,55 @@ export function createDatasetService(deps: {
         if (error instanceof AppError) throw invalid(`${field}[${i}]: ${error.message}`, `${field}[${i}]`);
         throw error;
       });
-      frames.push(readTable(table.path));
       paths.push(table.path);
     }
-    const [only] = frames;
-    return only && frames.length === 1
-      ? { frame: only, path: paths[0] }
-      : { frame: pl.concat(frames, { how: "diagonal" }), path: undefined };
+    const [only] = paths;
+    return only && paths.length === 1
+      ? { read: () => readTable(only), path: only }
+      : { read: () => pl.concat(paths.map(readTable), { how: "diagonal" }), path: undefined };
   }
 
   function loadDirect(record: DatasetRecord, axis: Axis): Source | undefined {
     const source = record.directSources[axis];
     if (!source) return undefined;
     const file = blobs.pathOf("datasets", record.id, "sources", axis, source.version, "tables", "0.arrow");
-    return { frame: readTable(file), path: file };
+    return { read: () => readTable(file), path: file };
+  }
+
+  /**
+   * Materializes from only the bound columns of a stored edge table; the answer stands when the edges need no
+   * repair (they are then linked, never rewritten). Otherwise, or on any error (reported again by the full
+   * path with the whole table's columns), undefined.
+   */
+  function trialMaterialize(
+    file: string,
+    nodes: pl.DataFrame | undefined,
+    nodeBindings: Record<string, string>,
+    edgeBindings: Record<string, string>,
+  ): Materialized | undefined {
+    try {
+      const scan = pl.scanIPC(file);
+      const columns = scan.columns;
+      const bound = [...new Set(Object.values(edgeBindings))].filter((c) => columns.includes(c));
+      const trial = materialize({ edges: scan.select(...bound).collectSync(), nodes, nodeBindings, edgeBindings });
+      return trial.edgesUnchanged ? trial : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Builds and stores the node and edge tables from the record's sources; returns the fields to update. */
   async function build(viewer: Viewer, record: DatasetRecord) {
     const edgeSource = loadDirect(record, "edges") ?? (await loadFiles(viewer, readRefs(record.edgeFiles, "edge_files"), "edge_files"));
     const nodeSource = loadDirect(record, "nodes") ?? (await loadFiles(viewer, readRefs(record.nodeFiles, "node_files"), "node_files"));
-    let edges = edgeSource?.frame;
-    let nodes = nodeSource?.frame;
+    let nodes = nodeSource?.read();
     const nodeBindings = { ...record.nodeEncodings.bindings };
     const edgeBindings = { ...record.edgeEncodings.bindings };
     const transforms = record.edgeHypergraphTransform;
+    // A stored edge table that needs no repair is linked as it is: only its bound columns are read to decide that.
+    const slim =
+      transforms.length === 0 && edgeSource?.path ? trialMaterialize(edgeSource.path, nodes, nodeBindings, edgeBindings) : undefined;
+    let edges = slim ? undefined : edgeSource?.read();
     if (transforms.length > 0 && edges) {
       const result = hypergraph(edges, readHypergraphOptions(transforms[0], "edge_hypergraph_transform[0]"));
       edges = result.edges;
@@ -123,15 +147,15 @@ export function createDatasetService(deps: {
       edgeBindings.source ??= result.bindings.source;
       edgeBindings.destination ??= result.bindings.destination;
     }
-    if (!edges && !nodes)
+    if (!slim && !edges && !nodes)
       return { nodeCount: null, edgeCount: null, tablesSchemas: "{}", report: "", dataVersion: null, nodeBindings, edgeBindings };
-    const built = materialize({ edges, nodes, nodeBindings, edgeBindings });
+    const built = slim ?? materialize({ edges, nodes, nodeBindings, edgeBindings });
     if (!nodeBindings.node) nodeBindings.node = built.nodeId;
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const dir = blobs.pathOf("datasets", record.id, "tables", version);
     const nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
     // Edges that need no repair are the stored source table itself: link it rather than write it again.
-    const reusable = built.edgesUnchanged && transforms.length === 0 ? edgeSource?.path : undefined;
+    const reusable = slim || (built.edgesUnchanged && transforms.length === 0) ? edgeSource?.path : undefined;
     const edgesSchema = !built.edges
       ? undefined
       : reusable

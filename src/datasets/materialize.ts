@@ -91,7 +91,8 @@ export function materialize(input: MaterializeInput): Materialized {
   if (nodes) {
     const cleaned = dropNulls(nodes, [nodeId]);
     if (cleaned.dropped > 0) report.push(`${cleaned.dropped} nodes with a null id were dropped.`);
-    const unique = cleaned.frame.unique({ subset: [nodeId], keep: "first", maintainOrder: true });
+    // The first row of each id, in order (a column test: much faster than a row-wise unique).
+    const unique = cleaned.frame.filter(pl.col(nodeId).isFirstDistinct());
     if (unique.height < cleaned.frame.height)
       report.push(`${cleaned.frame.height - unique.height} duplicate node ids were dropped (the first row of each id is kept).`);
     nodes = unique;
@@ -108,9 +109,10 @@ export function materialize(input: MaterializeInput): Materialized {
         `Node ids and edge endpoints had different types (${[...new Set(variants)].join(", ")}); all were compared as ${common.label}.`,
       );
     }
+    // Distinct endpoints in order of first appearance, as a column expression (a row-wise unique is several times slower).
     const endpoints = pl
       .concat([edges.select(pl.col(source).alias(nodeId)), edges.select(pl.col(destination).alias(nodeId))])
-      .unique({ maintainOrder: true });
+      .select(pl.col(nodeId).unique({ maintainOrder: true }));
     if (!nodes) {
       nodes = endpoints;
     } else {

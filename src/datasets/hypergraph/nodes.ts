@@ -32,7 +32,7 @@ export function entityNodes(work: Work, entityTypes: readonly string[], defs: De
     const text = work.text.get(column) ?? column;
     let base = work.frame.select(pl.col(column), pl.col(text));
     if (defs.dropNa) base = base.filter(presentIn(work, column));
-    base = base.unique({ subset: [text], keep: "first", maintainOrder: true });
+    base = base.filter(pl.col(text).isFirstDistinct());
     const category = defs.categoryOf(column);
     const columns: Columns = new Map([[column, pl.col(column)]]);
     columns.set(defs.title, textOf(work, column, defs));
@@ -43,7 +43,7 @@ export function entityNodes(work: Work, entityTypes: readonly string[], defs: De
   });
   if (frames.length === 0) return emptyFrame(work, withSchema(new Map(), schema));
   // CATEGORIES makes equal values of several columns one node: the first column in entity order wins.
-  return unionFrames(frames).unique({ subset: [defs.nodeId], keep: "first", maintainOrder: true });
+  return unionFrames(frames).filter(pl.col(defs.nodeId).isFirstDistinct());
 }
 
 /** One node per event row (direct=false): the row's attributes plus its event id as id and title. */
