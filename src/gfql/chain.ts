@@ -104,9 +104,15 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
   let wave: pl.DataFrame | null = null; // null: every node (before the first step)
   steps.forEach(({ op, path }, i) => {
     if (op.type === "Node") {
-      const matched = matchedIds(g, op.filter, `${path}.filter_dict`);
-      // a semi join never matches null ids, so the wave holds none
-      wave = wave === null ? matched : wave.join(matched, { on: ID, how: "semi" });
+      if (wave !== null && Object.keys(op.filter).length === 0) {
+        // every wave id is a node (prepare leaves every endpoint in the node table): only null ids go, as a semi
+        // join on all node ids would drop them
+        wave = wave.filter(pl.col(ID).isNotNull());
+      } else {
+        const matched = matchedIds(g, op.filter, `${path}.filter_dict`);
+        // a semi join never matches null ids, so the wave holds none
+        wave = wave === null ? matched : wave.join(matched, { on: ID, how: "semi" });
+      }
       const allowed = restrict?.nodes.get(i);
       if (allowed !== undefined) wave = wave.join(allowed, { on: ID, how: "semi" });
       hops.push(undefined);

@@ -37,9 +37,12 @@ export function keepIn(df: pl.DataFrame, column: string, ids: pl.DataFrame): pl.
   return df.join(ids, { leftOn: column, rightOn: ID, how: "semi" });
 }
 
+/** The distinct rows of `frames`, each of which holds distinct rows already (so one frame is returned as is). */
 export function union(frames: pl.DataFrame[], empty: pl.DataFrame): pl.DataFrame {
-  if (frames.every((f) => f.height === 0)) return empty;
-  const all = concatIds(frames, empty);
+  const nonEmpty = frames.filter((f) => f.height > 0);
+  if (nonEmpty.length === 0) return empty;
+  if (nonEmpty.length === 1) return nonEmpty[0] as pl.DataFrame;
+  const all = pl.concat(nonEmpty);
   const only = all.columns.length === 1 ? all.columns[0] : undefined;
   return only === undefined ? all.unique() : all.select(pl.col(only).unique());
 }
