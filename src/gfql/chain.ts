@@ -4,7 +4,7 @@ import pl from "nodejs-polars";
 import type { EdgeOp, NodeOp, TraversalOp } from "./ast.ts";
 import { filterExpr } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
-import { addLabel, concatIds, EID, type GfqlGraph, HOP, ID, idsOf, keepIn, markIn, union } from "./graph-frames.ts";
+import { addLabel, concatIds, dtypeOf, EID, type GfqlGraph, HOP, ID, idsOf, keepIn, markIn, union } from "./graph-frames.ts";
 import { type BackwardResult, type HopForward, type HopGraph, hopBackward, hopForward } from "./hop.ts";
 import { samePathRestrict, type WhereSpec } from "./same-path.ts";
 
@@ -27,9 +27,9 @@ function normalize(ops: TraversalOp[], pathOf: (i: number) => string): Step[] {
 /** Appends edge endpoints missing from the node table (attributes null), casting endpoints to the id dtype. */
 function prepare(g: GfqlGraph): HopGraph {
   let edges = g.edges.withRowIndex(EID);
-  const idType = g.nodes.getColumn(g.nodeId).dtype;
+  const idType = dtypeOf(g.nodes, g.nodeId);
   for (const col of [g.source, g.destination]) {
-    if (String(edges.getColumn(col).dtype) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
+    if (String(dtypeOf(edges, col)) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
   }
   return { nodes: withMissingEndpoints(g, edges), edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
 }
@@ -149,17 +149,29 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
 
 /** Edges with their endpoints cast to the node id dtype (as prepare leaves them), without the EID index. */
 function castEnds(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
-  const idType = g.nodes.getColumn(g.nodeId).dtype;
+  const idType = dtypeOf(g.nodes, g.nodeId);
   let out = edges;
   for (const col of [g.source, g.destination]) {
-    if (String(out.getColumn(col).dtype) !== String(idType)) out = out.withColumn(pl.col(col).cast(idType));
+    if (String(dtypeOf(out, col)) !== String(idType)) out = out.withColumn(pl.col(col).cast(idType));
   }
   return out;
 }
 
+/**
+ * Node tables this query filtered from one with unique, non-null ids, so a Let's later bindings need no check.
+ * Started afresh by each query (startQuery): nothing is carried from one query to the next.
+ */
+let knownUnique = new WeakSet<pl.DataFrame>();
+
+export function startQuery(): void {
+  knownUnique = new WeakSet();
+}
+
 /** Whether the node id column holds no null and no repeated value. */
 function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
-  const ids = nodes.getColumn(nodeId); // Series methods skip the query planner: far cheaper on small work
+  if (knownUnique.has(nodes)) return true;
+  // one Series wrapper: each polars wrapper object (Series, Expr) costs a few tenths of a millisecond to build
+  const ids = nodes.getColumn(nodeId);
   return ids.nullCount() === 0 && ids.nUnique() === nodes.height;
 }
 
@@ -178,10 +190,12 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): GfqlGraph | null {
     if (e !== null) expr = expr === null ? e : expr.and(e);
   }
   let out = expr === null ? nodes : nodes.filter(expr);
+  knownUnique.add(out);
   for (const { op } of steps) {
     if (op.name === undefined) continue;
     const base: pl.DataFrame = out.columns.includes(op.name) ? out.drop(op.name) : out;
     out = base.withColumn(pl.lit(true).alias(op.name));
+    knownUnique.add(out);
   }
   return { nodes: out, edges: emptyEdges, nodeId: graph.nodeId, source: graph.source, destination: graph.destination };
 }

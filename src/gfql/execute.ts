@@ -2,6 +2,7 @@
 
 import type pl from "nodejs-polars";
 import type { Binding, ChainOp, ChainQuery, GfqlQuery, LetQuery } from "./ast.ts";
+import { startQuery } from "./chain.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
 import { letOrder } from "./let-order.ts";
 import { checkRows } from "./limits.ts";
@@ -57,6 +58,7 @@ function runLet(root: GfqlGraph, query: LetQuery, outer: ReadonlyMap<string, Gfq
 
 /** Runs `query` (from parseGfql) and returns the matched nodes and edges with their original attributes. */
 export function executeGfql(graph: GfqlGraph, query: GfqlQuery): GfqlResult {
+  startQuery();
   const result =
     query.type === "Chain" ? runOps(graph, query.chain, (i) => `chain[${i}]`, whereOf(query, "")) : runLet(graph, query, new Map(), "");
   return result.rows === true ? { nodes: result.nodes, edges: result.edges, rows: true } : { nodes: result.nodes, edges: result.edges };

@@ -12,6 +12,7 @@ import {
   type StringClassTest,
 } from "./ast.ts";
 import { gfqlError } from "./gfql-error.ts";
+import { dtypeOf } from "./graph-frames.ts";
 import { datePartExpr, duplicatedExpr, stringClassExpr } from "./predicate-extra.ts";
 
 type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "time" | "null" | "other";
@@ -24,7 +25,7 @@ function lit(value: Scalar): pl.Expr {
 function columnKind(df: pl.DataFrame, column: string): ColumnKind {
   let variant: string;
   try {
-    variant = String(df.getColumn(column).dtype.variant);
+    variant = String(dtypeOf(df, column).variant);
   } catch {
     return "other"; // dtype throws for Binary/Int128 columns
   }

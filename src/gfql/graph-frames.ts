@@ -26,6 +26,21 @@ export const A = "__gfql_a";
 export const B = "__gfql_b";
 export const HOP = "__gfql_hop";
 
+/**
+ * The dtype of `column`, read from the frame's dtype list: getColumn builds a Series wrapper, which costs more
+ * than a small query's polars work.
+ */
+export function dtypeOf(df: pl.DataFrame, column: string): pl.DataType {
+  const i = df.columns.indexOf(column);
+  let dtypes: pl.DataType[] | undefined;
+  try {
+    dtypes = df.dtypes;
+  } catch {
+    dtypes = undefined; // some dtypes (Binary, Int128) cannot be read this way
+  }
+  return dtypes?.[i] ?? df.getColumn(column).dtype;
+}
+
 /** The distinct values of `column` as a one-column id frame. */
 export function idsOf(df: pl.DataFrame, column: string): pl.DataFrame {
   // the expression's unique is far faster than DataFrame.unique (which hashes rows)
