@@ -4,7 +4,21 @@ import pl from "nodejs-polars";
 import type { EdgeOp, NodeOp, TraversalOp } from "./ast.ts";
 import { filterExpr } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
-import { addLabel, concatIds, dtypeOf, EID, type GfqlGraph, HOP, ID, idsOf, keepIn, markIn, union } from "./graph-frames.ts";
+import {
+  addLabel,
+  colAs,
+  concatIds,
+  dtypeOf,
+  EID,
+  type GfqlGraph,
+  HOP,
+  ID,
+  idsOf,
+  keepIn,
+  markIn,
+  memoExpr,
+  union,
+} from "./graph-frames.ts";
 import { type BackwardResult, type HopForward, type HopGraph, hopBackward, hopForward } from "./hop.ts";
 import { samePathRestrict, type WhereSpec } from "./same-path.ts";
 
@@ -39,8 +53,8 @@ function withMissingEndpoints(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
   if (g.endpointsInNodes) return g.nodes;
   if (edges.height === 0) return g.nodes;
   const endpoints = pl
-    .concat([edges.select(pl.col(g.source).alias(ID)), edges.select(pl.col(g.destination).alias(ID))])
-    .select(pl.col(ID).unique());
+    .concat([edges.select(colAs(g.source, ID)), edges.select(colAs(g.destination, ID))])
+    .select(memoExpr(`unique\u0000${ID}`, () => pl.col(ID).unique()));
   const missing = endpoints.join(idsOf(g.nodes, g.nodeId), { on: ID, how: "anti" });
   return missing.height === 0 ? g.nodes : pl.concat([g.nodes, missing.select(pl.col(ID).alias(g.nodeId))], { how: "diagonal" });
 }
@@ -92,11 +106,12 @@ export type Passes = {
 function matchedIds(g: HopGraph, filter: NodeOp["filter"], path: string): pl.DataFrame {
   const expr = filterExpr(g.nodes, filter, path);
   const lazy = g.nodes.lazy();
-  return (expr === null ? lazy : lazy.filter(expr)).select(pl.col(g.nodeId).dropNulls().unique().alias(ID)).collectSync();
+  const ids = memoExpr(`matched\u0000${g.nodeId}`, () => pl.col(g.nodeId).dropNulls().unique().alias(ID));
+  return (expr === null ? lazy : lazy.filter(expr)).select(ids).collectSync();
 }
 
 function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
-  const emptyIds = g.nodes.select(pl.col(g.nodeId).alias(ID)).head(0);
+  const emptyIds = g.nodes.head(0).select(colAs(g.nodeId, ID));
 
   // Forward pass: node steps filter the wavefront, edge steps hop from it.
   const fronts: pl.DataFrame[] = [];
@@ -107,7 +122,7 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
       if (wave !== null && Object.keys(op.filter).length === 0) {
         // every wave id is a node (prepare leaves every endpoint in the node table): only null ids go, as a semi
         // join on all node ids would drop them
-        wave = wave.filter(pl.col(ID).isNotNull());
+        wave = wave.filter(memoExpr("id-not-null", () => pl.col(ID).isNotNull()));
       } else {
         const matched = matchedIds(g, op.filter, `${path}.filter_dict`);
         // a semi join never matches null ids, so the wave holds none
@@ -203,7 +218,7 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): GfqlGraph | null {
 /** The rows of `edges` (with the EID row index) whose EID is in the id frame, in their original order. */
 function edgesAt(edges: pl.DataFrame, eids: pl.DataFrame): pl.DataFrame {
   if (eids.height === 0) return edges.head(0);
-  const at = eids.select(pl.col(EID).sort()).getColumn(EID);
+  const at = eids.sort(EID).getColumn(EID);
   return edges.select(pl.all().gather(at));
 }
 
@@ -216,7 +231,7 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
     if (fast !== null) return fast;
   }
   const g = prepare(graph);
-  const emptyIds = g.nodes.head(0).select(pl.col(g.nodeId).alias(ID));
+  const emptyIds = g.nodes.head(0).select(colAs(g.nodeId, ID));
   let r = passes(g, steps, null);
   if (where !== undefined && where.clauses.length > 0) {
     r = passes(g, steps, samePathRestrict(g, steps, r, where));
@@ -232,7 +247,7 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
   let edges = edgesAt(g.edges, edgeIds);
   // with output slicing, the nodes returned are the endpoints of the sliced edges
   const sliced = steps.some(({ op }) => op.type === "Edge" && (op.outputMinHops !== undefined || op.outputMaxHops !== undefined));
-  const ends = () => concatIds([edges.select(pl.col(g.source).alias(ID)), edges.select(pl.col(g.destination).alias(ID))], emptyIds);
+  const ends = () => concatIds([edges.select(colAs(g.source, ID)), edges.select(colAs(g.destination, ID))], emptyIds);
   let nodes = keepIn(g.nodes, g.nodeId, sliced ? ends() : nodeIds);
   steps.forEach(({ op }, i) => {
     const back = backs[i];

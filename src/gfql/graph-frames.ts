@@ -26,6 +26,33 @@ export const A = "__gfql_a";
 export const B = "__gfql_b";
 export const HOP = "__gfql_hop";
 
+const built = new Map<string, pl.Expr>();
+
+/**
+ * A polars expression built once and reused (expressions are immutable): nodejs-polars builds a large wrapper
+ * object for every Expr, which costs a few tenths of a millisecond, so a hop loop building a dozen per hop would
+ * spend more on wrappers than on small frames' work. Keys name internal patterns and column names.
+ */
+export function memoExpr(key: string, build: () => pl.Expr): pl.Expr {
+  let e = built.get(key);
+  if (e === undefined) {
+    if (built.size > 10_000) built.clear(); // column names come from data: stay bounded
+    e = build();
+    built.set(key, e);
+  }
+  return e;
+}
+
+/** pl.col(from).alias(to), memoized. */
+export function colAs(from: string, to: string): pl.Expr {
+  return memoExpr(`as\u0000${from}\u0000${to}`, () => pl.col(from).alias(to));
+}
+
+/** pl.col(name), memoized. */
+export function col(name: string): pl.Expr {
+  return memoExpr(`col\u0000${name}`, () => pl.col(name));
+}
+
 /**
  * The dtype of `column`, read from the frame's dtype list: getColumn builds a Series wrapper, which costs more
  * than a small query's polars work.
@@ -44,7 +71,7 @@ export function dtypeOf(df: pl.DataFrame, column: string): pl.DataType {
 /** The distinct values of `column` as a one-column id frame. */
 export function idsOf(df: pl.DataFrame, column: string): pl.DataFrame {
   // the expression's unique is far faster than DataFrame.unique (which hashes rows)
-  return df.select(pl.col(column).unique().alias(ID));
+  return df.select(memoExpr(`ids\u0000${column}`, () => pl.col(column).unique().alias(ID)));
 }
 
 /** Rows of `df` whose `column` is in the id frame, in their original order. */
@@ -59,7 +86,7 @@ export function union(frames: pl.DataFrame[], empty: pl.DataFrame): pl.DataFrame
   if (nonEmpty.length === 1) return nonEmpty[0] as pl.DataFrame;
   const all = pl.concat(nonEmpty);
   const only = all.columns.length === 1 ? all.columns[0] : undefined;
-  return only === undefined ? all.unique() : all.select(pl.col(only).unique());
+  return only === undefined ? all.unique() : all.select(memoExpr(`unique\u0000${only}`, () => pl.col(only).unique()));
 }
 
 /** The frames stacked, repeats kept: enough for a semi join (keepIn), which only asks whether a key is there. */

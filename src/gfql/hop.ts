@@ -3,7 +3,12 @@
 import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
 import { applyFilter, filterExpr } from "./filter-expr.ts";
-import { A, B, EID, HOP, ID, idsOf, keepIn, union } from "./graph-frames.ts";
+import { A, B, col, colAs, EID, HOP, ID, idsOf, keepIn, memoExpr, union } from "./graph-frames.ts";
+
+/** The HOP column holding `k` (int64). */
+const hopAt = (k: number): pl.Expr => memoExpr(`hop\u0000${k}`, () => pl.lit(k).cast(pl.Int64).alias(HOP));
+const minHop = (): pl.Expr => memoExpr("min-hop", () => pl.col(HOP).min());
+
 import { checkRows } from "./limits.ts";
 
 /** The graph a hop walks: nodes (with ID column `nodeId`) and edges with a synthetic EID index. */
@@ -33,8 +38,8 @@ function orientedEdges(g: HopGraph, op: EdgeOp, path: string, allowedEdges?: pl.
   const expr = filterExpr(g.edges, op.edgeMatch, `${path}.edge_match`);
   const ends =
     op.direction === "reverse"
-      ? [pl.col(EID), pl.col(g.destination).alias(A), pl.col(g.source).alias(B)]
-      : [pl.col(EID), pl.col(g.source).alias(A), pl.col(g.destination).alias(B)];
+      ? [col(EID), colAs(g.destination, A), colAs(g.source, B)]
+      : [col(EID), colAs(g.source, A), colAs(g.destination, B)];
   // lazily, so only the three columns are gathered
   let lazy = (expr === null ? g.edges.lazy() : g.edges.lazy().filter(expr)).select(...ends);
   if (allowedEdges !== undefined) lazy = lazy.join(allowedEdges.lazy(), { on: EID, how: "semi" });
@@ -59,8 +64,8 @@ function leaving(o: Oriented, front: pl.DataFrame, once: boolean): pl.DataFrame 
     step = keepIn(o.edges, A, front);
     if (o.undirected) {
       const back = keepIn(o.edges, B, front)
-        .filter(pl.col(A).neq(pl.col(B)).fillNull(true))
-        .select(pl.col(EID), pl.col(B).alias(A), pl.col(A).alias(B));
+        .filter(memoExpr("not-loop", () => pl.col(A).neq(pl.col(B)).fillNull(true)))
+        .select(col(EID), colAs(B, A), colAs(A, B));
       if (back.height > 0) step = step.height === 0 ? back : pl.concat([step, back]);
     }
   }
@@ -145,14 +150,7 @@ export function hopBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFra
     const layer = forward.layers[k]; // S_{k+1}
     if (layer !== undefined && good.height > 0) {
       const useful = keepIn(layer, B, good);
-      kept.push(
-        useful.withColumn(
-          pl
-            .lit(k + 1)
-            .cast(pl.Int64)
-            .alias(HOP),
-        ),
-      );
+      kept.push(useful.withColumn(hopAt(k + 1)));
       parts.push(idsOf(useful, A));
     }
     good = union(parts, empty);
@@ -173,18 +171,9 @@ function fixedPointBackward(forward: HopForward, op: EdgeOp, targets: pl.DataFra
   if (forward.layers.length === 0) return backwardResult(undefined, zeroHop, forward, empty);
   // each oriented edge once, at the first hop it was taken
   const taken = pl
-    .concat(
-      forward.layers.map((layer, k) =>
-        layer.withColumn(
-          pl
-            .lit(k + 1)
-            .cast(pl.Int64)
-            .alias(HOP),
-        ),
-      ),
-    )
+    .concat(forward.layers.map((layer, k) => layer.withColumn(hopAt(k + 1))))
     .groupBy([EID, A, B])
-    .agg(pl.col(HOP).min());
+    .agg(minHop());
   let good = targets; // nodes from which a target is reached in zero or more hops
   for (;;) {
     const more = idsOf(keepIn(taken, B, good), A).join(good, { on: ID, how: "anti" });
@@ -212,17 +201,17 @@ function backwardResult(edges: pl.DataFrame | undefined, starts: pl.DataFrame, f
   let edgeHops: pl.DataFrame | undefined;
   let nodeHops: pl.DataFrame | undefined;
   return {
-    edgeIds: edges.select(pl.col(EID).unique()),
+    edgeIds: idsOf(edges, EID).rename({ [ID]: EID }),
     // repeats kept: only the final semi join on the node table reads it
-    touched: pl.concat([edges.select(pl.col(A).alias(ID)), edges.select(pl.col(B).alias(ID))]),
+    touched: pl.concat([edges.select(colAs(A, ID)), edges.select(colAs(B, ID))]),
     starts,
     // only labels and output slicing read these: computed on first use
     get edgeHops() {
-      edgeHops ??= edges.groupBy(EID).agg(pl.col(HOP).min());
+      edgeHops ??= edges.groupBy(EID).agg(minHop());
       return edgeHops;
     },
     get nodeHops() {
-      nodeHops ??= edges.groupBy(B).agg(pl.col(HOP).min()).select(pl.col(B).alias(ID), pl.col(HOP));
+      nodeHops ??= edges.groupBy(B).agg(minHop()).select(colAs(B, ID), col(HOP));
       return nodeHops;
     },
   };
