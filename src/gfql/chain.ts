@@ -155,7 +155,8 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
       const back = hopBackward(hops[i] as HopForward, step.op as EdgeOp, needed ?? emptyIds);
       backs[i] = back;
       keptEdges[i] = sliceByHop(back, step.op as EdgeOp);
-      touched.push(back.touched);
+      // a single hop's kept edges run from the previous step's pruned nodes to the next one's: nothing to add
+      if ((step.op as EdgeOp).maxHops !== 1) touched.push(back.touched);
       needed = back.starts;
     }
   }

@@ -12,7 +12,7 @@ import {
   type StringClassTest,
 } from "./ast.ts";
 import { gfqlError } from "./gfql-error.ts";
-import { dtypeOf } from "./graph-frames.ts";
+import { col as colExpr, dtypeOf } from "./graph-frames.ts";
 import { datePartExpr, duplicatedExpr, stringClassExpr } from "./predicate-extra.ts";
 
 type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "time" | "null" | "other";
@@ -159,7 +159,7 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
 function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
   if (!df.columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, path);
   const kind = columnKind(df, column);
-  const col = kind === "time" ? pl.col(column).cast(pl.Int64) : pl.col(column);
+  const col = kind === "time" ? colExpr(column).cast(pl.Int64) : colExpr(column);
   if (value.kind === "in") return membership(col, kind, value.values, column, path);
   if (value.kind === "predicate") return predicateExpr(col, kind, value.predicate, column, path);
   // A plain null value matches missing values (pandas `== None` would match nothing; this is the useful reading).

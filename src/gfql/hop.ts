@@ -203,7 +203,9 @@ function backwardResult(edges: pl.DataFrame | undefined, starts: pl.DataFrame, f
   return {
     edgeIds: idsOf(edges, EID).rename({ [ID]: EID }),
     // repeats kept: only the final semi join on the node table reads it
-    touched: pl.concat([edges.select(colAs(A, ID)), edges.select(colAs(B, ID))]),
+    get touched() {
+      return pl.concat([edges.select(colAs(A, ID)), edges.select(colAs(B, ID))]);
+    },
     starts,
     // only labels and output slicing read these: computed on first use
     get edgeHops() {
