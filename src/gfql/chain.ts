@@ -39,13 +39,13 @@ function normalize(ops: TraversalOp[], pathOf: (i: number) => string): Step[] {
 }
 
 /** Appends edge endpoints missing from the node table (attributes null), casting endpoints to the id dtype. */
-function prepare(g: GfqlGraph): HopGraph {
+function prepare(g: GfqlGraph, nodes?: pl.DataFrame): HopGraph {
   let edges = g.edges.withRowIndex(EID);
   const idType = dtypeOf(g.nodes, g.nodeId);
   for (const col of [g.source, g.destination]) {
     if (String(dtypeOf(edges, col)) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
   }
-  return { nodes: withMissingEndpoints(g, edges), edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
+  return { nodes: nodes ?? withMissingEndpoints(g, edges), edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
 }
 
 /** g's node table plus a row (attributes null) for each endpoint of `edges` (endpoints cast) not in it. */
@@ -193,13 +193,13 @@ function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
 
 /**
  * A chain of Node steps only, over a node table whose ids are unique and non-null: the nodes that pass every
- * step's filter (one polars filter), every named step's column true, and no edges. Returns null where the ids
- * are not unique (the general path then keeps every row of a matched id).
+ * step's filter (one polars filter), every named step's column true, and no edges. Where the ids are not unique
+ * it returns the node table (missing endpoints added) for the general path, which keeps every row of a matched id.
  */
-function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): GfqlGraph | null {
+function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } | { nodes: pl.DataFrame } {
   const emptyEdges = castEnds(graph, graph.edges.head(0));
   const nodes = withMissingEndpoints(graph, graph.endpointsInNodes ? emptyEdges : castEnds(graph, graph.edges));
-  if (!idsUnique(nodes, graph.nodeId)) return null;
+  if (!idsUnique(nodes, graph.nodeId)) return { nodes };
   let expr: pl.Expr | null = null;
   for (const { op, path } of steps) {
     const e = filterExpr(nodes, (op as NodeOp).filter, `${path}.filter_dict`);
@@ -213,7 +213,7 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): GfqlGraph | null {
     out = base.withColumn(pl.lit(true).alias(op.name));
     knownUnique.add(out);
   }
-  return { nodes: out, edges: emptyEdges, nodeId: graph.nodeId, source: graph.source, destination: graph.destination };
+  return { result: { nodes: out, edges: emptyEdges, nodeId: graph.nodeId, source: graph.source, destination: graph.destination } };
 }
 
 /** The rows of `edges` (with the EID row index) whose EID is in the id frame, in their original order. */
@@ -227,11 +227,13 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
   if (ops.length === 0) return graph;
   checkNames(ops, pathOf);
   const steps = normalize(ops, pathOf);
+  let withEnds: pl.DataFrame | undefined; // the node table with missing endpoints, when already built
   if (steps.every(({ op }) => op.type === "Node") && (where === undefined || where.clauses.length === 0)) {
     const fast = nodeOnlyChain(graph, steps);
-    if (fast !== null) return fast;
+    if ("result" in fast) return fast.result;
+    withEnds = fast.nodes;
   }
-  const g = prepare(graph);
+  const g = prepare(graph, withEnds);
   const emptyIds = g.nodes.head(0).select(colAs(g.nodeId, ID));
   let r = passes(g, steps, null);
   if (where !== undefined && where.clauses.length > 0) {
