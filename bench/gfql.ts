@@ -1,5 +1,5 @@
 // bench/gfql: GFQL over a 5M-edge graph against DuckDB answering the same questions in SQL over the same data.
-// Run: npm install --prefix .tools/duckdb @duckdb/node-api && node bench/gfql.ts [edges]   (default 5000000)
+// Run: npm install --prefix .tools/duckdb @duckdb/node-api@1.5.6-r.1 && node bench/gfql.ts [edges]   (default 5000000)
 // DuckDB is not a dependency (its registry package lists platform builds the registry lacks, breaking npm ci).
 
 import { mkdtemp, rm } from "node:fs/promises";

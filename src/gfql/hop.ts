@@ -4,12 +4,11 @@ import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
 import { applyFilter, filterExpr } from "./filter-expr.ts";
 import { A, B, col, colAs, EID, HOP, ID, idsOf, keepIn, memoExpr, union } from "./graph-frames.ts";
+import { checkRows } from "./limits.ts";
 
 /** The HOP column holding `k` (int64). */
 const hopAt = (k: number): pl.Expr => memoExpr(`hop\u0000${k}`, () => pl.lit(k).cast(pl.Int64).alias(HOP));
 const minHop = (): pl.Expr => memoExpr("min-hop", () => pl.col(HOP).min());
-
-import { checkRows } from "./limits.ts";
 
 /** The graph a hop walks: nodes (with ID column `nodeId`) and edges with a synthetic EID index. */
 export type HopGraph = { nodes: pl.DataFrame; edges: pl.DataFrame; nodeId: string; source: string; destination: string };
