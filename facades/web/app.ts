@@ -2,7 +2,8 @@
 import { Hono } from "hono";
 import type { Execute } from "../execute.ts";
 import { loginPage } from "./login-page.ts";
-import { OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+import { CREATE_COLLECTION, OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+import { readUrlCollections } from "./url-collections.ts";
 
 export type WebFacadeOptions = {
   execute: Execute;
@@ -84,7 +85,18 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
     if (result.errors?.length) return html("<!doctype html><p>Unexpected error.</p>", 500);
     if (!sessionId) {
       // Every parameter the client sent (type, viztoken, usertag, splashAfter, collections...) is kept.
-      url.searchParams.set("session", (result.data as { openVizSession: { id: string } }).openVizSession.id);
+      const opened = (result.data as { openVizSession: { id: string } }).openVizSession.id;
+      // The sets pygraphistry put in `collections` become the new session's collections, in order.
+      const { sets } = readUrlCollections(url.searchParams.get("collections"));
+      for (const set of sets) {
+        await options.execute({
+          document: CREATE_COLLECTION,
+          variables: { input: { sessionId: opened, ...set } },
+          request: asJson(c.req.raw),
+          clientAddress: c.env.clientAddress,
+        });
+      }
+      url.searchParams.set("session", opened);
       return c.redirect(`${url.pathname}${url.search}`, 302);
     }
     return (

@@ -3,3 +3,4 @@ export const SIGN_IN = `mutation SignIn($username: String!, $password: String!) 
 export const SIGN_OUT = `mutation SignOut { signOut }`;
 export const OPEN_SESSION = `mutation OpenVizSession($datasetId: ID!) { openVizSession(datasetId: $datasetId) { id } }`;
 export const SESSION = `query VizSession($id: ID!) { vizSession(id: $id) { id revision { dataset { id } } } }`;
+export const CREATE_COLLECTION = `mutation CreateUrlCollection($input: CreateCollectionInput!) { createCollection(input: $input) { id } }`;

@@ -78,6 +78,41 @@ describe("browser sessions and live visualization sessions", () => {
     expect(joined.headers.get("content-type")).toContain("text/html");
   });
 
+  it("makes the sets of pygraphistry's collections parameter the new session's collections", async () => {
+    const cookie = await cookieOf("alice");
+    // As pygraphistry writes it: quote(json.dumps(list, separators=(',',':')), safe='').
+    const sets = [
+      {
+        type: "set",
+        id: "from-a",
+        name: "From a",
+        description: "a and what it points to",
+        node_color: "#00BFFF",
+        expr: {
+          type: "gfql_chain",
+          gfql: [{ type: "Node", filter_dict: { node: "a" } }, { type: "Edge", direction: "forward" }, { type: "Node" }],
+        },
+      },
+      { type: "intersection", id: "both", expr: { type: "intersection", sets: ["from-a", "from-a"] } },
+    ];
+    const response = await open(
+      `dataset=${datasetId}&collections=${encodeURIComponent(JSON.stringify(sets))}&showCollections=true`,
+      cookie,
+    );
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location") ?? "", "http://x");
+    expect(location.searchParams.get("collections")).toBe(JSON.stringify(sets));
+    const listed = await gw.graphql<{ vizSession: { collections: Record<string, unknown>[] } }>(
+      `query($id: ID!) { vizSession(id: $id) { collections { name color description nodeCount edgeCount } } }`,
+      { id: location.searchParams.get("session") },
+      aliceToken,
+    );
+    // The intersection cannot be a GFQL collection of its own and is left out.
+    expect(listed.body.data?.vizSession.collections).toEqual([
+      { name: "From a", color: "#00BFFF", description: "a and what it points to", nodeCount: 2, edgeCount: 1 },
+    ]);
+  });
+
   it("keeps private datasets to their owner until shared", async () => {
     const bob = await cookieOf("bob");
     expect((await open(`dataset=${datasetId}`, bob)).status).toBe(404);

@@ -4,6 +4,7 @@ import { type PaintLayer, parseRgba } from "./collections-paint.ts";
 import { createCollectionsPanel } from "./collections-panel.ts";
 import { type Ask, type CollectionInfo, fetchCollections, fetchMatches, type Matches } from "./collections-query.ts";
 import { requestGraphQL } from "./graphql-client.ts";
+import { readPageParams } from "./page-params.ts";
 
 export type CollectionsLayer = {
   /**
@@ -21,11 +22,15 @@ export function createCollectionsLayer(sessionId: string, paint: (layers: PaintL
   const cache = new Map<string, Promise<Matches>>();
   let listed = 0;
   let painted = 0;
-  const panel = createCollectionsPanel((id, visible) => {
-    if (visible) hidden.delete(id);
-    else hidden.add(id);
-    void repaint();
-  });
+  const panel = createCollectionsPanel(
+    (id, visible) => {
+      if (visible) hidden.delete(id);
+      else hidden.add(id);
+      void repaint();
+    },
+    document.body,
+    readPageParams().showCollections,
+  );
   const keyOf = (c: CollectionInfo) => `${c.id}@${c.updatedAt ?? ""}`;
 
   const matchesOf = (c: CollectionInfo & { matchesUrl: string }): Promise<Matches> => {

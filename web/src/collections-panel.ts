@@ -11,6 +11,7 @@ export type CollectionsPanel = {
 export function createCollectionsPanel(
   onToggle: (id: string, visible: boolean) => void,
   parent: HTMLElement = document.body,
+  show = true,
 ): CollectionsPanel {
   const element = document.createElement("aside");
   element.id = "collections";
@@ -26,7 +27,7 @@ export function createCollectionsPanel(
     element,
     render(collections, isVisible) {
       list.replaceChildren(...collections.map((c) => row(c, isVisible(c.id), onToggle)));
-      element.hidden = collections.length === 0;
+      element.hidden = !show || collections.length === 0;
     },
   };
 }
