@@ -3,23 +3,13 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { McpSessionDirectory, McpSessionStart } from "../../src/mcp/session-directory.ts";
 import type { Execute } from "../execute.ts";
 import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure } from "./json-rpc.ts";
 import * as ops from "./operations.ts";
 import { type CheckedCall, createToolServer } from "./server.ts";
 import { argumentProblem } from "./tool-schemas.ts";
 import { type RunOperation, type Tool, toolNamed } from "./tools.ts";
-
-/** What `initialize` carried: enough for another gateway instance to take the session up. */
-export type McpSessionStart = { protocolVersion: string; capabilities: unknown; clientInfo: unknown };
-
-/** Transport sessions known across gateway instances (Redis); absent, only this process knows its own. */
-export type McpSessionDirectory = {
-  remember(id: string, start: McpSessionStart): Promise<void>;
-  recall(id: string): Promise<McpSessionStart | undefined>;
-  touch(id: string): Promise<boolean>;
-  forget(id: string): Promise<void>;
-};
 
 export type McpFacadeOptions = {
   execute: Execute;

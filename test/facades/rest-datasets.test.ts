@@ -66,16 +66,9 @@ describe.each(PROVIDERS)("dataset routes on %s", (provider) => {
 
   beforeAll(async () => {
     gw = await createTestGateway(provider);
-    const admin = await gw.login();
-    for (const username of ["alice", "bob"]) {
-      await gw.graphql(
-        `mutation($i: CreateUserInput!) { createUser(input: $i) { id } }`,
-        { i: { username, password: `${username}-password` } },
-        admin,
-      );
-    }
-    alice = { authorization: `Bearer ${await gw.login("alice", "alice-password")}` };
-    bob = { authorization: `Bearer ${await gw.login("bob", "bob-password")}` };
+    const tokens = await gw.users("alice", "bob");
+    alice = { authorization: `Bearer ${tokens.alice}` };
+    bob = { authorization: `Bearer ${tokens.bob}` };
   });
   afterAll(() => gw?.close());
 

@@ -27,15 +27,7 @@ describe("browser sessions and live visualization sessions", () => {
 
   beforeAll(async () => {
     gw = await createTestGateway("sqlite");
-    const admin = await gw.login();
-    for (const username of ["alice", "bob"]) {
-      await gw.graphql(
-        `mutation($i: CreateUserInput!) { createUser(input: $i) { id } }`,
-        { i: { username, password: `${username}-password` } },
-        admin,
-      );
-    }
-    aliceToken = await gw.login("alice", "alice-password");
+    aliceToken = (await gw.users("alice", "bob")).alice ?? "";
     datasetId = await csvEdgeDataset(gw, aliceToken, "s,d,kind\na,b,x\nb,c,y\n");
   });
   afterAll(() => gw?.close());

@@ -19,6 +19,8 @@ export type TestGateway = {
     token?: string,
   ): Promise<{ status: number; body: { data?: T; errors?: { message: string; extensions?: { code?: string } }[] } }>;
   login(username?: string, password?: string): Promise<string>;
+  /** Creates each user (password `<name>-password`) as the admin; answers their tokens by name. */
+  users(...names: string[]): Promise<Record<string, string>>;
   close(): Promise<void>;
 };
 
@@ -64,6 +66,20 @@ export async function createTestGateway(provider: Provider, extraEnv: Record<str
     return body.token;
   };
 
+  const users: TestGateway["users"] = async (...names) => {
+    const admin = await login();
+    const tokens: Record<string, string> = {};
+    for (const username of names) {
+      await graphql(
+        `mutation($i: CreateUserInput!) { createUser(input: $i) { id } }`,
+        { i: { username, password: `${username}-password` } },
+        admin,
+      );
+      tokens[username] = await login(username, `${username}-password`);
+    }
+    return tokens;
+  };
+
   return {
     gateway,
     env,
@@ -71,6 +87,7 @@ export async function createTestGateway(provider: Provider, extraEnv: Record<str
     json,
     graphql,
     login,
+    users,
     async close() {
       await gateway.close();
       await database.drop();

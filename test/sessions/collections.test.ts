@@ -38,16 +38,7 @@ describe("collections", () => {
 
   beforeAll(async () => {
     gw = await createTestGateway("sqlite");
-    const admin = await gw.login();
-    for (const username of ["alice", "bob"]) {
-      await gw.graphql(
-        `mutation($i: CreateUserInput!) { createUser(input: $i) { id } }`,
-        { i: { username, password: `${username}-password` } },
-        admin,
-      );
-    }
-    alice = await gw.login("alice", "alice-password");
-    bob = await gw.login("bob", "bob-password");
+    ({ alice = "", bob = "" } = await gw.users("alice", "bob"));
     // a -> b -> c -> d, and e -> a; kind on the edges.
     const datasetId = await csvEdgeDataset(gw, alice, "s,d,kind\na,b,x\nb,c,y\nc,d,x\ne,a,y\n");
     await gw.graphql(`mutation($d: ID!) { shareDataset(datasetId: $d, mode: "public") }`, { d: datasetId }, alice);
