@@ -42,11 +42,29 @@ function forTransport(request: Request): Request {
   return new Request(request.url, { method: request.method, headers });
 }
 
+/** The body as text, read no further than `maxBytes` (whether or not a length was declared). */
+async function boundedText(request: Request, maxBytes: number): Promise<string> {
+  const tooLarge = () => new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
+  if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  const reader = request.body?.getReader();
+  if (!reader) return "";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 async function readMessage(request: Request, maxBytes: number): Promise<JsonRpcRequest | { jsonrpc: "2.0"; id: JsonRpcId }> {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > maxBytes) throw new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
-  const text = await request.text();
-  if (text.length > maxBytes) throw new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
+  const text = await boundedText(request, maxBytes);
   let body: unknown;
   try {
     body = JSON.parse(text);
