@@ -179,8 +179,12 @@ function castEnds(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
  */
 let knownUnique = new WeakSet<pl.DataFrame>();
 
+/** Graphs this query prepared (a Let's bindings all walk the same root): likewise started afresh by each query. */
+let preparedGraphs = new WeakMap<GfqlGraph, HopGraph>();
+
 export function startQuery(): void {
   knownUnique = new WeakSet();
+  preparedGraphs = new WeakMap();
 }
 
 /** Whether the node id column holds no null and no repeated value. */
@@ -233,7 +237,11 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
     if ("result" in fast) return fast.result;
     withEnds = fast.nodes;
   }
-  const g = prepare(graph, withEnds);
+  let g = preparedGraphs.get(graph);
+  if (g === undefined) {
+    g = prepare(graph, withEnds);
+    preparedGraphs.set(graph, g);
+  }
   const emptyIds = g.nodes.head(0).select(colAs(g.nodeId, ID));
   let r = passes(g, steps, null);
   if (where !== undefined && where.clauses.length > 0) {
