@@ -182,9 +182,51 @@ let knownUnique = new WeakSet<pl.DataFrame>();
 /** Graphs this query prepared (a Let's bindings all walk the same root): likewise started afresh by each query. */
 let preparedGraphs = new WeakMap<GfqlGraph, HopGraph>();
 
+/** A Node-only result not built yet: the rows of `base` (unique, non-null ids) that pass `expr`. */
+type Deferred = { base: pl.DataFrame; expr: pl.Expr; built: () => boolean };
+
+/**
+ * Node-only results of this query whose node table is built on first read, so that a Let's chain of Refs that
+ * only filter nodes runs as one filter of the first table. Likewise started afresh by each query.
+ */
+let deferred = new WeakMap<GfqlGraph, Deferred>();
+
 export function startQuery(): void {
   knownUnique = new WeakSet();
   preparedGraphs = new WeakMap();
+  deferred = new WeakMap();
+}
+
+/** A graph whose node table is `base` filtered by `expr`, built when first read (its ids stay unique). */
+function deferredGraph(like: GfqlGraph, base: pl.DataFrame, expr: pl.Expr, edges: pl.DataFrame): GfqlGraph {
+  let nodes: pl.DataFrame | undefined;
+  const build = (): pl.DataFrame => {
+    if (nodes === undefined) {
+      nodes = base.filter(expr);
+      knownUnique.add(nodes);
+    }
+    return nodes;
+  };
+  const g: GfqlGraph = {
+    get nodes() {
+      return build();
+    },
+    edges,
+    nodeId: like.nodeId,
+    source: like.source,
+    destination: like.destination,
+  };
+  deferred.set(g, { base, expr, built: () => nodes !== undefined });
+  return g;
+}
+
+/**
+ * Rows `g` holds, for the Let cap: a node table not built yet counts as the table it filters (an upper bound, so
+ * a total under the cap needs no build).
+ */
+export function rowsAtMost(g: GfqlGraph): number {
+  const d = deferred.get(g);
+  return (d === undefined || d.built() ? g.nodes.height : d.base.height) + g.edges.height;
 }
 
 /** Whether the node id column holds no null and no repeated value. */
@@ -201,6 +243,17 @@ function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
  * it returns the node table (missing endpoints added) for the general path, which keeps every row of a matched id.
  */
 function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } | { nodes: pl.DataFrame } {
+  const named = steps.some(({ op }) => op.name !== undefined);
+  const pending = deferred.get(graph);
+  if (pending !== undefined && !named) {
+    // a filter of a table not built yet: one filter of the table it comes from (same columns, so same checks)
+    let expr = pending.expr;
+    for (const { op, path } of steps) {
+      const e = filterExpr(pending.base, (op as NodeOp).filter, `${path}.filter_dict`);
+      if (e !== null) expr = expr.and(e);
+    }
+    return { result: deferredGraph(graph, pending.base, expr, graph.edges) };
+  }
   const emptyEdges = castEnds(graph, graph.edges.head(0));
   const nodes = withMissingEndpoints(graph, graph.endpointsInNodes ? emptyEdges : castEnds(graph, graph.edges));
   if (!idsUnique(nodes, graph.nodeId)) return { nodes };
@@ -209,6 +262,7 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } |
     const e = filterExpr(nodes, (op as NodeOp).filter, `${path}.filter_dict`);
     if (e !== null) expr = expr === null ? e : expr.and(e);
   }
+  if (expr !== null && !named) return { result: deferredGraph(graph, nodes, expr, emptyEdges) };
   let out = expr === null ? nodes : nodes.filter(expr);
   knownUnique.add(out);
   for (const { op } of steps) {

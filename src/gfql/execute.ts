@@ -2,10 +2,10 @@
 
 import type pl from "nodejs-polars";
 import type { Binding, ChainOp, ChainQuery, GfqlQuery, LetQuery } from "./ast.ts";
-import { startQuery } from "./chain.ts";
+import { rowsAtMost, startQuery } from "./chain.ts";
 import type { GfqlGraph } from "./graph-frames.ts";
 import { letOrder } from "./let-order.ts";
-import { checkRows } from "./limits.ts";
+import { checkRows, maxIntermediateRows } from "./limits.ts";
 import { runOps } from "./run-ops.ts";
 import type { WhereSpec } from "./same-path.ts";
 
@@ -43,13 +43,17 @@ function runBinding(root: GfqlGraph, binding: Binding, env: ReadonlyMap<string, 
 function runLet(root: GfqlGraph, query: LetQuery, outer: ReadonlyMap<string, GfqlGraph>, path: string): GfqlGraph {
   const env = new Map(outer);
   let last: GfqlGraph = root;
-  let held = 0; // rows of the bindings this Let keeps, capped by GFQL_MAX_INTERMEDIATE_ROWS
+  const kept: GfqlGraph[] = [];
+  let held = 0; // rows of the bindings this Let keeps (at most), capped by GFQL_MAX_INTERMEDIATE_ROWS
   for (const i of letOrder(query, path, new Set(outer.keys()))) {
     const b = query.bindings[i];
     if (b === undefined) continue;
     const at = `${path === "" ? "" : `${path}.`}bindings.${b.name}`;
     last = runBinding(root, b.value, env, at);
-    held += last.nodes.height + last.edges.height;
+    kept.push(last);
+    held += rowsAtMost(last);
+    // a bound over the cap is settled by the exact count (which builds any table not built yet)
+    if (held > maxIntermediateRows()) held = kept.reduce((n, g) => n + g.nodes.height + g.edges.height, 0);
     checkRows(held, "the Let bindings", at);
     env.set(b.name, last);
   }
