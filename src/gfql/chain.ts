@@ -2,7 +2,7 @@
 
 import pl from "nodejs-polars";
 import type { EdgeOp, NodeOp, TraversalOp } from "./ast.ts";
-import { filterExpr } from "./filter-expr.ts";
+import { cannotFailAtRun, filterExpr } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
 import {
   addLabel,
@@ -244,8 +244,10 @@ function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
  */
 function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } | { nodes: pl.DataFrame } {
   const named = steps.some(({ op }) => op.name !== undefined);
+  // a table may be built later only when its filters cannot fail then (their errors must come with this step)
+  const defer = (df: pl.DataFrame) => !named && steps.every(({ op }) => cannotFailAtRun(df, (op as NodeOp).filter));
   const pending = deferred.get(graph);
-  if (pending !== undefined && !named) {
+  if (pending !== undefined && defer(pending.base)) {
     // a filter of a table not built yet: one filter of the table it comes from (same columns, so same checks)
     let expr = pending.expr;
     for (const { op, path } of steps) {
@@ -262,7 +264,7 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } |
     const e = filterExpr(nodes, (op as NodeOp).filter, `${path}.filter_dict`);
     if (e !== null) expr = expr === null ? e : expr.and(e);
   }
-  if (expr !== null && !named) return { result: deferredGraph(graph, nodes, expr, emptyEdges) };
+  if (expr !== null && defer(nodes)) return { result: deferredGraph(graph, nodes, expr, emptyEdges) };
   let out = expr === null ? nodes : nodes.filter(expr);
   knownUnique.add(out);
   for (const { op } of steps) {

@@ -178,6 +178,21 @@ export function filterExpr(df: pl.DataFrame, filter: FilterDict, path: string): 
   return expr;
 }
 
+const PLAIN_PREDICATES = new Set(["GT", "LT", "GE", "LE", "EQ", "NE", "Between", "IsIn", "IsNull", "NotNull", "IsNA", "NotNA"]);
+
+/**
+ * Whether `filter` (already checked by filterExpr) cannot fail when polars runs it: plain comparisons on numeric,
+ * string or boolean columns. A regex, for one, is only compiled then, so a filter whose run may be put off must
+ * be one of these for its error to come when it did.
+ */
+export function cannotFailAtRun(df: pl.DataFrame, filter: FilterDict): boolean {
+  return Object.entries(filter).every(([column, value]) => {
+    const kind = columnKind(df, column);
+    if (kind !== "numeric" && kind !== "string" && kind !== "bool") return false;
+    return value.kind !== "predicate" || PLAIN_PREDICATES.has(value.predicate.type);
+  });
+}
+
 export function applyFilter(df: pl.DataFrame, filter: FilterDict, path: string): pl.DataFrame {
   const expr = filterExpr(df, filter, path);
   return expr === null ? df : df.filter(expr);
