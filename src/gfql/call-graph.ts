@@ -5,11 +5,11 @@ import type { CallSpec, Scalar } from "./ast.ts";
 import { runChain } from "./chain.ts";
 import { applyFilter } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
-import { type GfqlGraph, ID, idsOf, keepIn } from "./graph-frames.ts";
+import { dtypeOf, type GfqlGraph, ID, idsOf, keepIn } from "./graph-frames.ts";
 
 /** Adds (or replaces) `col` = how many edges have the node as their `end` (source or destination), 0 if none. */
 function addDegree(nodes: pl.DataFrame, g: GfqlGraph, end: string, col: string): pl.DataFrame {
-  const idType = nodes.getColumn(g.nodeId).dtype;
+  const idType = dtypeOf(nodes, g.nodeId);
   const counts = g.edges.groupBy(end).agg(pl.len().alias(col)).select(pl.col(end).cast(idType).alias(ID), pl.col(col));
   const base: pl.DataFrame = nodes.columns.includes(col) ? nodes.drop(col) : nodes;
   const joined = base.join(counts, { leftOn: g.nodeId, rightOn: ID, how: "left" });
@@ -18,7 +18,7 @@ function addDegree(nodes: pl.DataFrame, g: GfqlGraph, end: string, col: string):
 
 /** An id frame of `ids`, typed like the node id column. */
 function idFrame(g: GfqlGraph, ids: Array<Scalar | null>): pl.DataFrame {
-  const idType = g.nodes.getColumn(g.nodeId).dtype;
+  const idType = dtypeOf(g.nodes, g.nodeId);
   try {
     return pl.DataFrame({ [ID]: pl.Series(ID, ids).cast(idType) });
   } catch {
