@@ -155,7 +155,7 @@ export function createFileService(options: FileServiceOptions) {
     const started = performance.now();
     // Streamed to disk; a failure or an oversize body leaves the previous state untouched.
     const { bytes } = await blobs
-      .writeStream(["files", id, version, "raw"], body.stream(), options.maxUploadBytes)
+      .writeStream(["files", id, version, "raw"], body.chunks?.() ?? body.stream(), options.maxUploadBytes)
       .catch(async (error: unknown) => {
         await blobs.remove(["files", id, version]);
         throw error;
