@@ -1,6 +1,7 @@
 // Reads xls (BIFF5/8) and xlsx workbooks with SheetJS: one table per sheet, in sheet order.
 import { readFile } from "node:fs/promises";
-import * as XLSX from "@e965/xlsx";
+// Types only here: the reader (some 18 MiB resident) is loaded on the first workbook, not at start.
+import type * as XLSX from "@e965/xlsx";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { applyDtypeHints, readDtypeHints } from "./dtype-hints.ts";
@@ -21,9 +22,11 @@ function headerRow(options: Options): number | null {
   });
 }
 
-function sheetFrame(sheet: XLSX.WorkSheet, header: number | null): pl.DataFrame {
+type Xlsx = typeof XLSX;
+
+function sheetFrame(xlsx: Xlsx, sheet: XLSX.WorkSheet, header: number | null): pl.DataFrame {
   // Rows of the sheet's used range; blank rows dropped as pandas' read_excel does.
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: null, raw: true });
+  const rows = xlsx.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: null, raw: true });
   const width = Math.max(0, ...rows.map((r) => r.length));
   if (rows.length === 0 || width === 0) return pl.DataFrame({});
   const names =
@@ -45,9 +48,10 @@ export async function readExcel(file: string, options: Options, fileType: "xls" 
   refuseUnknown(options, EXCEL_OPTIONS, fileType);
   const header = headerRow(options);
   const dtypes = readDtypeHints(options.dtype);
+  const xlsx: Xlsx = await import("@e965/xlsx");
   let book: XLSX.WorkBook;
   try {
-    book = XLSX.read(await readFile(file), { type: "buffer", cellDates: true, dense: true });
+    book = xlsx.read(await readFile(file), { type: "buffer", cellDates: true, dense: true });
   } catch (error) {
     throw new AppError("PARSE_FAILED", `not a readable ${fileType} workbook: ${(error as Error).message}`, {
       details: { format: fileType },
@@ -56,7 +60,7 @@ export async function readExcel(file: string, options: Options, fileType: "xls" 
   if (book.SheetNames.length === 0) throw new AppError("PARSE_FAILED", "the workbook has no sheets", { details: { format: fileType } });
   return book.SheetNames.map((name) => {
     const sheet = book.Sheets[name];
-    const frame = sheet ? sheetFrame(sheet, header) : pl.DataFrame({});
+    const frame = sheet ? sheetFrame(xlsx, sheet, header) : pl.DataFrame({});
     return { name, frame: frame.width > 0 ? applyDtypeHints(frame, dtypes) : frame };
   });
 }

@@ -1,7 +1,5 @@
 // Reads Parquet with polars, falling back to hyparquet for files polars cannot read.
 import { readFile } from "node:fs/promises";
-import { parquetReadObjects } from "hyparquet";
-import { compressors } from "hyparquet-compressors";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { applyDtypeHints, readDtypeHints } from "./dtype-hints.ts";
@@ -12,6 +10,8 @@ export const PARQUET_OPTIONS = ["columns", "dtype"] as const;
 
 /** hyparquet decodes some files polars refuses (for example pages of several concatenated gzip members). */
 async function readWithHyparquet(file: string, columns: string[] | undefined): Promise<pl.DataFrame> {
+  // Loaded only for the rare file polars refuses.
+  const [{ parquetReadObjects }, { compressors }] = await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   const bytes = await readFile(file);
   const buffer = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
   const rows = (await parquetReadObjects({ file: buffer, compressors, ...(columns ? { columns } : {}) })) as Record<string, unknown>[];

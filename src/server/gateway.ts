@@ -3,7 +3,7 @@ import path from "node:path";
 import type { DocumentNode } from "graphql";
 import { createYoga } from "graphql-yoga";
 import type { Execute } from "../../facades/execute.ts";
-import { createMcpFacade } from "../../facades/mcp/app.ts";
+import type { McpFacade } from "../../facades/mcp/app.ts";
 import { createRestFacade } from "../../facades/rest/app.ts";
 import { createWebFacade } from "../../facades/web/app.ts";
 import { schema } from "../../schema/index.ts";
@@ -68,16 +68,21 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     publicUrl: config.publicUrl,
     onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
   });
-  const mcp = createMcpFacade({
-    execute,
-    directory: services.mcpSessions,
-    idleMs: config.mcpIdleSeconds * 1000,
-    toolTimeoutMs: config.mcpToolTimeoutMs,
-    maxSessions: config.mcpMaxSessions,
-    maxBodyBytes: config.maxJsonBodyBytes,
-    onUnexpected: (error) =>
-      logger.error("unexpected tool endpoint error", { error: error instanceof Error ? error.stack : String(error) }),
-  });
+  // The tool endpoint (the MCP SDK, some 28 MiB resident) is loaded on its first request, not at start.
+  let mcpFacade: Promise<McpFacade> | undefined;
+  const mcp = () =>
+    (mcpFacade ??= import("../../facades/mcp/app.ts").then(({ createMcpFacade }) =>
+      createMcpFacade({
+        execute,
+        directory: services.mcpSessions,
+        idleMs: config.mcpIdleSeconds * 1000,
+        toolTimeoutMs: config.mcpToolTimeoutMs,
+        maxSessions: config.mcpMaxSessions,
+        maxBodyBytes: config.maxJsonBodyBytes,
+        onUnexpected: (error) =>
+          logger.error("unexpected tool endpoint error", { error: error instanceof Error ? error.stack : String(error) }),
+      }),
+    ));
   const serveStatic = createStaticHandler(WEB_ROOT);
   const servePage = createMountedHandler("/graph/", path.join(WEB_ROOT, "dist"));
   const serveTableData = createTableRoutes(services);
@@ -98,7 +103,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
-    if (pathname === "/mcp" || pathname === "/mcp/") return mcp.fetch(request, { clientAddress });
+    if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress });
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html") return web.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
@@ -107,9 +112,9 @@ export async function createGateway(config: Config, options: { logger?: Logger }
   }
 
   async function close(): Promise<void> {
-    await mcp.close();
+    await (await mcpFacade)?.close();
     await services.close();
   }
 
-  return { fetch, execute, yoga, mcp, services, logger, close };
+  return { fetch, execute, yoga, services, logger, close };
 }
