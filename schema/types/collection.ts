@@ -3,7 +3,7 @@
 import type { VizCollection } from "../../prisma/generated/sqlite/client.ts";
 import { collectionColor, GLOBAL_LAYER } from "../../src/sessions/collections.ts";
 import { builder } from "../builder.ts";
-import { VizSessionRef } from "./viz-session.ts";
+import { VizSessionEventRef, VizSessionRef } from "./viz-session.ts";
 
 const CollectionRef = builder.objectRef<VizCollection>("Collection").implement({
   description: "A named set of the session's nodes and edges, chosen by a GFQL query and painted in one color.",
@@ -39,6 +39,14 @@ builder.objectField(VizSessionRef, "collections", (t) =>
     type: [CollectionRef],
     description: "In render order: the first is painted on top.",
     resolve: async (s, _args, ctx) => ctx.services.collections.list(await ctx.requireViewer(), s.id),
+  }),
+);
+builder.objectField(VizSessionEventRef, "collections", (t) =>
+  t.field({
+    type: [CollectionRef],
+    nullable: true,
+    description: "The session's collections after this change, in render order: a page need not ask again.",
+    resolve: async (e, _args, ctx) => ctx.services.collections.list(await ctx.requireViewer(), e.sessionId),
   }),
 );
 builder.objectField(VizSessionRef, "globalLayer", (t) => t.field({ type: GlobalLayerRef, resolve: () => GLOBAL_LAYER }));

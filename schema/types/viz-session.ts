@@ -33,7 +33,7 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
   }),
 });
 
-const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
+export const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
   fields: (t) => ({
     kind: t.exposeString("kind", { description: "REVISION, LAYOUT or COLLECTIONS." }),
     revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),

@@ -173,7 +173,7 @@ describe("browser sessions and live visualization sessions", () => {
       method: "POST",
       headers: { cookie, "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({
-        query: `subscription($id: ID!) { vizSessionChanged(id: $id) { kind revision { number } } }`,
+        query: `subscription($id: ID!) { vizSessionChanged(id: $id) { kind revision { number } collections { name } } }`,
         variables: { id: sessionId },
       }),
     });
@@ -181,7 +181,7 @@ describe("browser sessions and live visualization sessions", () => {
     // Read as a client does, continuously, while the change happens.
     const received = (async () => {
       let text = "";
-      while (!text.includes("LAYOUT")) {
+      while (!text.includes("COLLECTIONS")) {
         const { value, done } = await reader.read();
         if (done) break;
         text += new TextDecoder().decode(value);
@@ -197,9 +197,17 @@ describe("browser sessions and live visualization sessions", () => {
     expect(available.body.data?.vizSession.ownerAvailable).toBe(true);
     const put = await gw.request(`/graph/data/${sessionId}/layout`, { method: "PUT", headers: { cookie }, body: new Uint8Array(16) });
     expect(put.status).toBe(204);
+    // A collections change carries the list, so a page need not ask again.
+    const made = await gw.graphql(
+      `mutation($s: ID!) { createCollection(input: { sessionId: $s, name: "all", query: "[{\\"type\\": \\"Node\\"}]" }) { id } }`,
+      { s: sessionId },
+      aliceToken,
+    );
+    expect(made.body.errors).toBeUndefined();
     const text = await received;
     await reader.cancel();
-    expect(text).toContain('"vizSessionChanged":{"kind":"LAYOUT","revision":{"number":2}}');
+    expect(text).toContain('"vizSessionChanged":{"kind":"LAYOUT","revision":{"number":2},"collections":[]}');
+    expect(text).toContain('"vizSessionChanged":{"kind":"COLLECTIONS","revision":{"number":3},"collections":[{"name":"all"}]}');
   });
 
   it("signs out, after which the cookie no longer works", async () => {

@@ -2,7 +2,7 @@
 // them to the view to paint. Fetched on load and again on every live COLLECTIONS event; the newest answer wins.
 import { type PaintLayer, parseRgba } from "./collections-paint.ts";
 import { createCollectionsPanel } from "./collections-panel.ts";
-import { type Ask, type CollectionInfo, fetchCollections, fetchMatches, type Matches } from "./collections-query.ts";
+import { type Ask, type CollectionInfo, fetchCollections, fetchMatches, inRenderOrder, type Matches } from "./collections-query.ts";
 import { requestGraphQL } from "./graphql-client.ts";
 import { readPageParams } from "./page-params.ts";
 
@@ -12,6 +12,8 @@ export type CollectionsLayer = {
    * (a failure is logged and the last picture stays).
    */
   refresh(via?: Ask): Promise<void>;
+  /** Shows a list the server already sent (with a live event), without asking again. */
+  apply(next: readonly CollectionInfo[]): Promise<void>;
 };
 
 export function createCollectionsLayer(sessionId: string, paint: (layers: PaintLayer[]) => void): CollectionsLayer {
@@ -77,20 +79,28 @@ export function createCollectionsLayer(sessionId: string, paint: (layers: PaintL
     }
   }
 
+  async function show(next: CollectionInfo[]): Promise<void> {
+    list = next;
+    const current = new Set(next.map(keyOf));
+    for (const key of cache.keys()) if (!current.has(key)) cache.delete(key);
+    panel.render(list, (id) => !hidden.has(id));
+    await repaint();
+  }
+
   return {
     async refresh(via) {
       const turn = ++listed;
       try {
         const next = await ask(via);
         if (turn !== listed) return;
-        list = next;
-        const current = new Set(next.map(keyOf));
-        for (const key of cache.keys()) if (!current.has(key)) cache.delete(key);
-        panel.render(list, (id) => !hidden.has(id));
-        await repaint();
+        await show(next);
       } catch (error) {
         console.warn("collections could not be read", error);
       }
+    },
+    async apply(next) {
+      ++listed;
+      await show(inRenderOrder(next)).catch((error: unknown) => console.warn("collections could not be shown", error));
     },
   };
 }

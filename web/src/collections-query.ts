@@ -2,8 +2,10 @@
 import { requestGraphQL } from "./graphql-client.ts";
 import { codeOfStatus, RequestError } from "./request-error.ts";
 
-export const COLLECTIONS_QUERY = `query Collections($id: ID!) { vizSession(id: $id) { collections {
-  id name description position color matchCount nodeCount edgeCount matchesUrl updatedAt } } }`;
+/** The fields the page reads of a collection (also asked for in the live subscription). */
+export const COLLECTION_FIELDS = "id name description position color matchCount nodeCount edgeCount matchesUrl updatedAt";
+
+export const COLLECTIONS_QUERY = `query Collections($id: ID!) { vizSession(id: $id) { collections { ${COLLECTION_FIELDS} } } }`;
 
 export type CollectionInfo = {
   id: string;
@@ -30,7 +32,10 @@ export type Ask = <T>(query: string, variables: Record<string, unknown>) => Prom
 /** The session's collections in render order, the one on top first. */
 export async function fetchCollections(sessionId: string, ask: Ask = requestGraphQL): Promise<CollectionInfo[]> {
   const data = await ask<{ vizSession: { collections: CollectionInfo[] | null } | null }>(COLLECTIONS_QUERY, { id: sessionId });
-  const list = data.vizSession?.collections ?? [];
+  return inRenderOrder(data.vizSession?.collections ?? []);
+}
+
+export function inRenderOrder(list: readonly CollectionInfo[]): CollectionInfo[] {
   return [...list].sort((a, b) => a.position - b.position);
 }
 

@@ -44,7 +44,9 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
   const live = subscribeToSession(sessionId, (change) => {
     // Asked over the socket the event came on: an HTTP request waits more turns on a page busy drawing.
     if (isCollectionsChange(change)) {
-      void collections.refresh((query, variables) => live.query(query, variables));
+      // The event carries the list; ask again only when it could not.
+      if (change.collections) void collections.apply(change.collections);
+      else void collections.refresh((query, variables) => live.query(query, variables));
       return;
     }
     queue = queue

@@ -1,10 +1,14 @@
 // Subscribes to the session's changes over graphql-ws on /graphql and reports each event; the same socket also
 // answers queries, which spares a page busy drawing the extra turns an HTTP request takes.
 import { createClient } from "graphql-ws";
+import { COLLECTION_FIELDS, type CollectionInfo } from "./collections-query.ts";
 import { RequestError } from "./request-error.ts";
 
-/** One live event: REVISION, LAYOUT or COLLECTIONS, with the session's revision after it (RECONNECTED: none). */
-export type SessionChange = { kind: string; revision: { id: string; number: number } | null };
+/**
+ * One live event: REVISION, LAYOUT or COLLECTIONS, with the session's revision after it (RECONNECTED: none), and the
+ * session's collections as they stand after it (absent when the server could not list them).
+ */
+export type SessionChange = { kind: string; revision: { id: string; number: number } | null; collections?: CollectionInfo[] | null };
 
 export type LiveSession = {
   /** One query over the socket; rejects on errors, or when no answer came within `timeoutMs`. */
@@ -12,7 +16,8 @@ export type LiveSession = {
   stop(): void;
 };
 
-export const CHANGED_SUBSCRIPTION = `subscription Changed($id: ID!) { vizSessionChanged(id: $id) { kind revision { id number } } }`;
+export const CHANGED_SUBSCRIPTION = `subscription Changed($id: ID!) { vizSessionChanged(id: $id) {
+  kind revision { id number } collections { ${COLLECTION_FIELDS} } } }`;
 
 export function isCollectionsChange(change: SessionChange): boolean {
   return change.kind.toLowerCase().includes("collection");

@@ -18,7 +18,7 @@ type Dataset { id: ID! name: String! nodeEncodings: JSON! edgeEncodings: JSON! f
 type Collection { id: ID! name: String! description: String position: Int! color: String! matchCount: Int nodeCount: Int
   edgeCount: Int matchesUrl: String updatedAt: String }
 type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! }
-type SessionChange { kind: String! revision: Revision }
+type SessionChange { kind: String! revision: Revision collections: [Collection!] }
 type Query { vizSession(id: ID!): VizSession }
 type Subscription { vizSessionChanged(id: ID!): SessionChange! }
 `;
