@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import type { VizCollection } from "../../prisma/generated/sqlite/client.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import { toDatasetRecord } from "../datasets/dataset-records.ts";
+import { type DatasetRecord, toDatasetRecord } from "../datasets/dataset-records.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { GfqlService } from "../gfql/surface/gfql-service.ts";
 import type { BlobStore } from "../store/blobs.ts";
@@ -129,8 +129,9 @@ export function createCollectionService(deps: {
     tx.vizCollection.findMany({ where: { sessionId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
 
   async function list(viewer: Viewer, sessionId: string): Promise<VizCollection[]> {
-    await sessions.get(viewer, sessionId);
-    return inOrder(db, sessionId);
+    const session = await sessions.get(viewer, sessionId);
+    const record = toDatasetRecord(session.dataset);
+    return Promise.all((await inOrder(db, sessionId)).map((c) => current(record, c)));
   }
 
   async function create(viewer: Viewer, sessionId: string, input: CollectionInput, options: { timeoutMs?: number } = {}) {
@@ -147,6 +148,7 @@ export function createCollectionService(deps: {
     const existing = await db.vizCollection.findUnique({ where: { sessionId_name: { sessionId, name } } });
     const same =
       existing &&
+      existing.dataVersion === session.dataset.dataVersion &&
       existing.query === queryText &&
       existing.nodeColor === nodeColor &&
       existing.palette === palette &&
@@ -154,14 +156,8 @@ export function createCollectionService(deps: {
       Date.now() - existing.updatedAt.getTime() < IDEMPOTENT_MS;
     if (same) return existing;
 
-    const record = toDatasetRecord(session.dataset);
-    const answer = await deps.gfql.match(record, query, options.timeoutMs);
-    const nodeRows = answer.nodeRows;
-    const blob = nodeRows ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.u32` : null;
-    if (blob && nodeRows) await blobs.writeAtomic(blobPath(sessionId, blob), encodeMatches(nodeRows, answer.edgeRows));
-    const matchCount = nodeRows ? nodeRows.length + (answer.edgeRows?.length ?? 0) : null;
-    const counts = { matchCount, nodeCount: nodeRows ? nodeRows.length : null, edgeCount: answer.edgeRows ? answer.edgeRows.length : null };
-    const content = { query: queryText, nodeColor, palette, description, matchBlob: blob, ...counts };
+    const matched = await matchOn(toDatasetRecord(session.dataset), sessionId, query, options.timeoutMs);
+    const content = { query: queryText, nodeColor, palette, description, ...matched };
 
     const dropped: string[] = [];
     const saved = await changing(sessionId, async (tx) => {
@@ -186,6 +182,46 @@ export function createCollectionService(deps: {
     });
     await Promise.all(dropped.map((b) => blobs.remove(blobPath(sessionId, b)).catch(() => {})));
     return saved;
+  }
+
+  /** Runs the query on the dataset's current tables and stores the matched positions as a new blob. */
+  async function matchOn(record: DatasetRecord, sessionId: string, query: unknown, timeoutMs?: number) {
+    const answer = await deps.gfql.match(record, query, timeoutMs);
+    const nodeRows = answer.nodeRows;
+    const blob = nodeRows ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.u32` : null;
+    if (blob && nodeRows) await blobs.writeAtomic(blobPath(sessionId, blob), encodeMatches(nodeRows, answer.edgeRows));
+    return {
+      matchBlob: blob,
+      matchCount: nodeRows ? nodeRows.length + (answer.edgeRows?.length ?? 0) : null,
+      nodeCount: nodeRows ? nodeRows.length : null,
+      edgeCount: answer.edgeRows ? answer.edgeRows.length : null,
+      dataVersion: record.dataVersion,
+    };
+  }
+
+  const refreshing = new Map<string, Promise<VizCollection>>();
+
+  /**
+   * A collection matched on tables the dataset has since replaced (a later upload rebuilt them) is matched again on
+   * the current ones; when its query no longer runs there, what it matches becomes unknown (null), never stale.
+   */
+  function current(record: DatasetRecord, c: VizCollection): Promise<VizCollection> {
+    if (c.dataVersion === record.dataVersion) return Promise.resolve(c);
+    let pending = refreshing.get(c.id);
+    if (!pending) {
+      pending = (async () => {
+        const unknown = { matchBlob: null, matchCount: null, nodeCount: null, edgeCount: null, dataVersion: record.dataVersion };
+        const matched = await matchOn(record, c.sessionId, JSON.parse(c.query)).catch(() => unknown);
+        const updated = await db.vizCollection.update({ where: { id: c.id }, data: matched }).catch(async (error: unknown) => {
+          if (matched.matchBlob) await blobs.remove(blobPath(c.sessionId, matched.matchBlob)).catch(() => {});
+          throw error;
+        });
+        if (c.matchBlob) await blobs.remove(blobPath(c.sessionId, c.matchBlob)).catch(() => {});
+        return updated;
+      })().finally(() => refreshing.delete(c.id));
+      refreshing.set(c.id, pending);
+    }
+    return pending;
   }
 
   async function find(tx: Db, sessionId: string, id: string): Promise<VizCollection> {
@@ -259,8 +295,8 @@ export function createCollectionService(deps: {
 
   /** The matched-rows blob the page paints from (same access as viewing the session). */
   async function matches(viewer: Viewer, sessionId: string, id: string): Promise<Uint8Array> {
-    await sessions.get(viewer, sessionId);
-    const found = await find(db, sessionId, id);
+    const session = await sessions.get(viewer, sessionId);
+    const found = await current(toDatasetRecord(session.dataset), await find(db, sessionId, id));
     if (!found.matchBlob) throw new AppError("NOT_FOUND", "the elements of this collection are not known");
     return readFile(blobs.pathOf(...blobPath(sessionId, found.matchBlob)));
   }

@@ -144,6 +144,43 @@ describe("collections", () => {
     expect(refused.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
   });
 
+  it("matches again when the dataset's tables are rebuilt, so the painted rows are never stale", async () => {
+    const auth = { authorization: `Bearer ${alice}` };
+    const made = await gw.json<{ data: { dataset_id: string } }>("/api/v2/upload/datasets/", {
+      method: "POST",
+      headers: auth,
+      json: {
+        name: "direct",
+        metadata: {},
+        node_encodings: { bindings: {} },
+        edge_encodings: { bindings: { source: "s", destination: "d" } },
+      },
+    });
+    const dataset = made.body.data.dataset_id;
+    const upload = (csv: string) =>
+      gw.request(`/api/v2/upload/datasets/${dataset}/edges/csv`, { method: "POST", headers: auth, body: csv });
+    expect((await upload("s,d\nx,y\n")).status).toBe(200);
+    const opened = await gw.graphql<{ openVizSession: { id: string } }>(
+      `mutation($d: ID!) { openVizSession(datasetId: $d) { id } }`,
+      { d: dataset },
+      alice,
+    );
+    const session = opened.body.data?.openVizSession.id;
+    const create = await gw.graphql<{ createCollection: Collection }>(
+      CREATE,
+      { i: { sessionId: session, name: "y", query: '[{"type":"Node","filter_dict":{"node":"y"}}]' } },
+      alice,
+    );
+    expect(create.body.data?.createCollection).toMatchObject({ nodeCount: 1 });
+    // New tables: y is now the third node (rows x, w, y), and the old positions would point at w.
+    expect((await upload("s,d\nx,w\nw,y\n")).status).toBe(200);
+    const listed = await gw.graphql<{ vizSession: { collections: Collection[] } }>(LIST, { id: session }, alice);
+    const fresh = listed.body.data?.vizSession.collections[0];
+    expect(fresh).toMatchObject({ name: "y", nodeCount: 1, edgeCount: 0 });
+    const words = new Uint32Array(await (await gw.request(fresh?.matchesUrl ?? "", { headers: auth })).arrayBuffer());
+    expect([...words]).toEqual([1, 0, 2]);
+  });
+
   it("publishes every change and resets to none", async () => {
     const before = (await list())?.revision.number ?? 0;
     const reset = await gw.graphql<{ resetCollections: number }>(

@@ -14,6 +14,7 @@ CREATE TABLE "viz_collections" (
     "node_count" INTEGER,
     "edge_count" INTEGER,
     "match_blob" TEXT,
+    "data_version" TEXT,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMP(3) NOT NULL,
     CONSTRAINT "viz_collections_pkey" PRIMARY KEY ("id"),

@@ -14,6 +14,7 @@ CREATE TABLE "viz_collections" (
     "node_count" INTEGER,
     "edge_count" INTEGER,
     "match_blob" TEXT,
+    "data_version" TEXT,
     "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" DATETIME NOT NULL,
     CONSTRAINT "viz_collections_session_id_fkey" FOREIGN KEY ("session_id") REFERENCES "viz_sessions" ("id") ON DELETE CASCADE ON UPDATE CASCADE
