@@ -235,10 +235,9 @@ export function createCollectionService(deps: {
     await owned(viewer, sessionId);
     checkColors(patch);
     const name = patch.name === undefined ? undefined : checkName(patch.name);
-    await find(db, sessionId, id);
     return changing(sessionId, async (tx) => {
-      const current = await find(tx, sessionId, id);
-      if (name !== undefined && name !== current.name) {
+      const existing = await find(tx, sessionId, id);
+      if (name !== undefined && name !== existing.name) {
         const clash = await tx.vizCollection.findUnique({ where: { sessionId_name: { sessionId, name } } });
         if (clash) throw invalid("duplicate-name", `another collection is already named ${JSON.stringify(name)}`, "name");
       }
@@ -255,7 +254,6 @@ export function createCollectionService(deps: {
 
   async function remove(viewer: Viewer, sessionId: string, id: string): Promise<VizCollection> {
     await owned(viewer, sessionId);
-    await find(db, sessionId, id);
     const removed = await changing(sessionId, async (tx) => {
       const gone = await find(tx, sessionId, id);
       await tx.vizCollection.delete({ where: { id } });

@@ -118,11 +118,6 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return iterator;
   }
 
-  async function ownerAvailable(id: string): Promise<boolean> {
-    const session = await db.vizSession.findUnique({ where: { id }, select: { ownerSeenAt: true } });
-    return ownerPresentAt(session?.ownerSeenAt ?? null);
-  }
-
   async function share(viewer: Viewer, datasetId: string, mode: string) {
     if (!(SHARING_MODES as readonly string[]).includes(mode)) {
       throw new AppError("INVALID_INPUT", `mode must be one of ${SHARING_MODES.join(", ")}`, { details: { field: "mode" } });
@@ -134,5 +129,5 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
   }
 
-  return { open, get, list, publish, setLayout, layout, touchOwner, ownerPresence, ownerAvailable, share };
+  return { open, get, list, setLayout, layout, ownerPresence, share };
 }
