@@ -25,7 +25,7 @@ import { samePathRestrict, type WhereSpec } from "./same-path.ts";
 export type Step = { op: TraversalOp; path: string };
 
 /** Adds the implicit Node() before a leading Edge, after a trailing Edge, and between two Edges. */
-function normalize(ops: TraversalOp[], pathOf: (i: number) => string): Step[] {
+export function normalize(ops: TraversalOp[], pathOf: (i: number) => string): Step[] {
   const steps: Step[] = [];
   ops.forEach((op, i) => {
     const prev = steps[steps.length - 1];

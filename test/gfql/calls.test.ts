@@ -3,13 +3,13 @@
 
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 import { errorOf, run, sampleGraph } from "./helpers.ts";
 
 const call = (fn: string, params: Record<string, unknown> = {}) => ({ type: "Call", function: fn, params });
 const A = { type: "Node", filter_dict: { id: "a" } };
-const exec = (q: unknown, g = sampleGraph()) => executeGfql(g, parseGfql(q));
+const exec = (q: unknown, g = sampleGraph()) => executeBoth(g, parseGfql(q));
 /** [id, ...cols] per node, sorted by id. */
 const cols = (q: unknown, names: string[]) =>
   exec(q)

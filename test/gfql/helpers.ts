@@ -1,8 +1,9 @@
 // Small hand-built graphs and result readers shared by the GFQL tests.
 
 import pl from "nodejs-polars";
-import { executeGfql, type GfqlGraph } from "../../src/gfql/execute.ts";
+import type { GfqlGraph } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 
 /**
  * People and companies:
@@ -31,7 +32,7 @@ export function sampleGraph(): GfqlGraph {
 
 /** Runs a JSON query and returns the sorted node ids and edge ids. */
 export function run(query: unknown, graph: GfqlGraph = sampleGraph()): { nodes: string[]; edges: string[] } {
-  const out = executeGfql(graph, parseGfql(query));
+  const out = executeBoth(graph, parseGfql(query));
   const nodes = (out.nodes.getColumn(graph.nodeId).toArray() as string[]).slice().sort();
   const edges = out.edges.columns.includes("eid") ? (out.edges.getColumn("eid").toArray() as string[]).slice().sort() : [];
   return { nodes, edges };

@@ -3,13 +3,13 @@
 // (reaching b, c), hop 2 takes e1 (b->c) and e2 (c->d).
 
 import { describe, expect, it } from "vitest";
-import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 import { run, sampleGraph } from "./helpers.ts";
 
 const A = { type: "Node", filter_dict: { id: "a" } };
 const twoHops = (extra: Record<string, unknown>) => [A, { type: "Edge", direction: "forward", hops: 2, ...extra }];
-const exec = (q: unknown) => executeGfql(sampleGraph(), parseGfql(q));
+const exec = (q: unknown) => executeBoth(sampleGraph(), parseGfql(q));
 const pairs = (df: ReturnType<typeof exec>["nodes"], key: string, col: string) =>
   df
     .sort(key)

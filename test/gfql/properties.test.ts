@@ -9,8 +9,9 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { parseCypher } from "../../src/gfql/cypher/index.ts";
-import { executeGfql, type GfqlGraph } from "../../src/gfql/execute.ts";
+import type { GfqlGraph } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 
 /** mulberry32: a small seeded PRNG. */
 function prng(seed: number): { next: () => number; int: (lo: number, hi: number) => number; pick: <T>(xs: readonly T[]) => T } {
@@ -238,7 +239,7 @@ function fixedPoint(g: Graph, spec: ChainSpec): Expected {
 const sorted = (xs: Iterable<string>) => [...xs].sort();
 
 function runChain(frame: GfqlGraph, query: unknown) {
-  const out = executeGfql(frame, parseGfql(query));
+  const out = executeBoth(frame, parseGfql(query));
   return { nodes: out.nodes, edges: out.edges };
 }
 
@@ -382,14 +383,14 @@ describe("Cypher queries and their GFQL twins", () => {
     for (let i = 0; i < 10; i++) {
       const g = graphFromTwinRng(r);
       const twin = randomTwin(r);
-      const gfql = executeGfql(g, parseGfql(twin.gfql));
+      const gfql = executeBoth(g, parseGfql(twin.gfql));
       for (const v of twin.vars) {
         const key = v.kind === "node" ? "id" : "eid";
         const text = `${twin.cypher} RETURN DISTINCT ${v.name}.${key} AS k`;
         const context = `case ${i}: ${text}`;
         let rows: string[];
         try {
-          rows = executeGfql(g, parseCypher(text)).nodes.getColumn("k").toArray() as string[];
+          rows = executeBoth(g, parseCypher(text)).nodes.getColumn("k").toArray() as string[];
         } catch (err) {
           throw new Error(`${context}\n${(err as Error).message}`);
         }

@@ -2,12 +2,12 @@
 // Sample graph (helpers.ts): ages a30 b20 c(null) d50 e10 f40; types a,b,d,f person, c company, e bot.
 
 import { describe, expect, it } from "vitest";
-import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 import { errorOf, sampleGraph } from "./helpers.ts";
 
 const call = (fn: string, params: Record<string, unknown> = {}) => ({ type: "Call", function: fn, params });
-const exec = (q: unknown) => executeGfql(sampleGraph(), parseGfql(q));
+const exec = (q: unknown) => executeBoth(sampleGraph(), parseGfql(q));
 const records = (q: unknown) => exec(q).nodes.toRecords();
 const ids = (q: unknown) => exec(q).nodes.getColumn("id").toArray();
 

@@ -4,8 +4,8 @@
 
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
 import { run, sampleGraph } from "./helpers.ts";
 
 const A = { type: "Node", filter_dict: { id: "a" } };
@@ -124,7 +124,7 @@ describe("pruning and names", () => {
       edge("forward", { name: "hop" }),
       { type: "Node", name: "end" },
     ]);
-    const out = executeGfql(g, q);
+    const out = executeBoth(g, q);
     const nodes = out.nodes.sort("id").toRecords();
     expect(nodes.map((r) => [r.id, r.start, r.end])).toEqual([
       ["a", true, false],

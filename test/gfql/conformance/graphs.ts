@@ -4,8 +4,9 @@
 
 import pl from "nodejs-polars";
 import { expect } from "vitest";
-import { executeGfql, type GfqlGraph } from "../../../src/gfql/execute.ts";
+import type { GfqlGraph } from "../../../src/gfql/execute.ts";
 import { parseGfql } from "../../../src/gfql/parse.ts";
+import { executeBoth } from "../engines.ts";
 
 function graph(
   nodes: Record<string, unknown[]>,
@@ -101,7 +102,7 @@ const trueIds = (df: pl.DataFrame, id: string, col: string): string[] => df.filt
 
 export function checkCase(c: Case): void {
   const g = c.graph();
-  const out = executeGfql(g, parseGfql(c.query));
+  const out = executeBoth(g, parseGfql(c.query));
   expect((out.nodes.getColumn("id").toArray() as string[]).slice().sort(), "nodes").toEqual(c.nodes.slice().sort());
   expect((out.edges.getColumn("eid").toArray() as string[]).slice().sort(), "edges").toEqual(c.edges.slice().sort());
   for (const [col, ids] of Object.entries(c.marks?.nodes ?? {}))
@@ -111,7 +112,7 @@ export function checkCase(c: Case): void {
 }
 
 export function checkRowCase(c: RowCase): void {
-  const out = executeGfql(c.graph(), parseGfql(c.query));
+  const out = executeBoth(c.graph(), parseGfql(c.query));
   expect(out.rows).toBe(true);
   const rows = out.nodes
     .toRecords()

@@ -5,8 +5,9 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { parseCypher } from "../../../src/gfql/cypher/index.ts";
-import { executeGfql, type GfqlGraph } from "../../../src/gfql/execute.ts";
+import type { GfqlGraph } from "../../../src/gfql/execute.ts";
 import { parseGfql } from "../../../src/gfql/parse.ts";
+import { executeBoth } from "../engines.ts";
 import { sampleGraph } from "../helpers.ts";
 
 function typedGraph(): GfqlGraph {
@@ -19,7 +20,7 @@ const node = (filter_dict: Record<string, unknown> = {}, name?: string) => ({ ty
 const edge = (extra: Record<string, unknown> = {}) => ({ type: "Edge", direction: "forward", edge_match: {}, hops: 1, ...extra });
 
 function tables(g: GfqlGraph, q: ReturnType<typeof parseGfql>) {
-  const out = executeGfql(g, q);
+  const out = executeBoth(g, q);
   return { nodes: out.nodes.toRecords(), edges: out.edges.toRecords(), rows: out.rows };
 }
 

@@ -6,7 +6,8 @@
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { parseCypher } from "../../../src/gfql/cypher/index.ts";
-import { executeGfql, type GfqlGraph } from "../../../src/gfql/execute.ts";
+import type { GfqlGraph } from "../../../src/gfql/execute.ts";
+import { executeBoth } from "../engines.ts";
 import { sampleGraph } from "../helpers.ts";
 
 function typedGraph(): GfqlGraph {
@@ -16,7 +17,7 @@ function typedGraph(): GfqlGraph {
 
 function rows(cypher: string, params: Record<string, unknown> = {}, g: GfqlGraph = typedGraph()) {
   const q = parseCypher(cypher, params);
-  const out = executeGfql(g, q);
+  const out = executeBoth(g, q);
   expect(out.rows).toBe(true);
   expect(out.edges.height).toBe(0);
   return out.nodes.toRecords() as Array<Record<string, unknown>>;

@@ -1,0 +1,86 @@
+// A stored table's columns as JavaScript arrays, read once per table and kept with it, for the fast path's
+// predicates: each nodejs-polars wrapper (an Expr, a Series) costs a few tenths of a millisecond, more than testing
+// the few thousand rows a small query touches.
+
+import pl from "nodejs-polars";
+
+/** Numbers (every value exactly representable), booleans as 0/1, or strings; `nulls[i]` is 1 where row i is null. */
+export type ColumnData =
+  | { kind: "number"; values: Float64Array; nulls: Uint8Array | null; unsigned: boolean }
+  | { kind: "bool"; values: Uint8Array; nulls: Uint8Array | null }
+  | { kind: "string"; values: Array<string | null> };
+
+/** Past this many rows a string column stays in polars (a JavaScript string per row costs too much memory). */
+const MAX_STRING_ROWS = 2_000_000;
+const SAFE = 2 ** 53;
+
+const tables = new WeakMap<object, Map<string, ColumnData | null>>();
+
+function nullMask(series: pl.Series): Uint8Array | null {
+  if (series.nullCount() === 0) return null;
+  return series.isNull().cast(pl.UInt8).toTypedArray() as Uint8Array;
+}
+
+function read(frame: pl.DataFrame, column: string): ColumnData | null {
+  const series = frame.getColumn(column);
+  const variant = String(series.dtype.variant);
+  // Float32 stays in polars: it compares a float literal as float32, which JavaScript cannot mirror.
+  if (/^(U?Int(8|16|32|64)|Float64)$/.test(variant)) {
+    if (/Int64$/.test(variant)) {
+      const max = Number(series.max() ?? 0);
+      const min = Number(series.min() ?? 0);
+      if (Math.abs(max) >= SAFE || Math.abs(min) >= SAFE) return null;
+    }
+    const values = series.cast(pl.Float64).fillNull("zero").toTypedArray() as Float64Array;
+    // polars orders NaN above every number and finds it equal to itself: such a column stays in polars
+    if (variant === "Float64" && values.some(Number.isNaN)) return null;
+    return { kind: "number", values, nulls: nullMask(series), unsigned: variant.startsWith("U") };
+  }
+  if (variant === "Bool") {
+    return { kind: "bool", values: series.cast(pl.UInt8).fillNull("zero").toTypedArray() as Uint8Array, nulls: nullMask(series) };
+  }
+  if ((variant === "String" || variant === "Utf8") && frame.height <= MAX_STRING_ROWS) {
+    return { kind: "string", values: series.toArray() as Array<string | null> };
+  }
+  return null;
+}
+
+function cached(
+  cache: WeakMap<object, Map<string, ColumnData | null>>,
+  key: object,
+  column: string,
+  make: () => ColumnData | null,
+): ColumnData | null {
+  let columns = cache.get(key);
+  if (columns === undefined) {
+    columns = new Map();
+    cache.set(key, columns);
+  }
+  if (!columns.has(column)) columns.set(column, make());
+  return columns.get(column) ?? null;
+}
+
+/** Copies of columns in another row order (an adjacency's), keyed by that order. */
+const reordered = new WeakMap<Int32Array, Map<string, ColumnData | null>>();
+
+function permute(data: ColumnData, order: Int32Array): ColumnData {
+  const pick = <T extends Float64Array | Uint8Array>(from: T, to: T): T => {
+    for (let j = 0; j < order.length; j++) to[j] = from[order[j] as number] as number;
+    return to;
+  };
+  const nulls = data.kind === "string" ? null : data.nulls && pick(data.nulls, new Uint8Array(order.length));
+  if (data.kind === "number") return { ...data, values: pick(data.values, new Float64Array(order.length)), nulls };
+  if (data.kind === "bool") return { ...data, values: pick(data.values, new Uint8Array(order.length)), nulls };
+  return { kind: "string", values: Array.from(order, (r) => data.values[r] ?? null) };
+}
+
+/**
+ * The column's values for JavaScript predicates, or null when only polars may test it (its dtype, NaN, size).
+ * With `order`, value j is the value of row order[j]: a hop then reads the edges of a node in sequence rather
+ * than all over the table.
+ */
+export function columnData(frame: pl.DataFrame, column: string, order?: Int32Array): ColumnData | null {
+  const data = cached(tables, frame, column, () => read(frame, column));
+  if (order === undefined || data === null) return data;
+  return cached(reordered, order, column, () => permute(data, order));
+}

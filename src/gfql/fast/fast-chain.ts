@@ -1,0 +1,205 @@
+// A chain of Node and Edge steps over an indexed graph, with the polars path's semantics (chain.ts, hop.ts) step
+// for step: the forward pass hop by hop from the wavefront, the backward pass that keeps only edges on walks that
+// end well, and the union of what each step keeps. Sets are row masks; a hop reads only the frontier's edges.
+
+import type { EdgeOp, NodeOp, TraversalOp } from "../ast.ts";
+import { normalize, type Step } from "../chain.ts";
+import { checkRows } from "../limits.ts";
+import type { GraphIndex } from "./graph-index.ts";
+import { type RowFilter, rowFilter } from "./row-filter.ts";
+import { Layer, type RowSet, RowSetBuilder } from "./row-sets.ts";
+
+/** Part of the indexed graph: its node rows and edge rows (null: every edge of the table). */
+export type Sub = { nodes: RowSet; edges: RowSet | null };
+
+/** An Edge step's filters; the edge filter per adjacency order (it tests positions of outEdges / inEdges). */
+type EdgeTests = { edgeOut: RowFilter | null; edgeIn: RowFilter | null; a: RowFilter | null; b: RowFilter | null };
+
+/** Each step's compiled filters, in step order (so the first bad filter is the error, as on the polars path). */
+function compile(ix: GraphIndex, steps: Step[]): Array<RowFilter | null | EdgeTests> {
+  return steps.map(({ op, path }) => {
+    if (op.type === "Node") return rowFilter(ix.nodes, (op as NodeOp).filter, `${path}.filter_dict`);
+    const e = op as EdgeOp;
+    const edgeMatch = (order: Int32Array) => rowFilter(ix.edges, e.edgeMatch, `${path}.edge_match`, order);
+    return {
+      edgeOut: e.direction !== "reverse" ? edgeMatch(ix.outEdges) : null,
+      edgeIn: e.direction !== "forward" ? edgeMatch(ix.inEdges) : null,
+      a: rowFilter(ix.nodes, e.sourceNodeMatch, `${path}.source_node_match`),
+      b: rowFilter(ix.nodes, e.destinationNodeMatch, `${path}.destination_node_match`),
+    };
+  });
+}
+
+type Forward = { layers: Layer[]; fronts: RowSet[]; reached: RowSet };
+
+/** The rows of `set` that pass `filter` (all of them when there is none). */
+function keep(ix: GraphIndex, set: RowSet, filter: RowFilter | null): RowSet {
+  if (filter === null) return set;
+  const pass = new Uint8Array(set.size).fill(1);
+  filter(set.list, set.size, pass);
+  const kept = new RowSetBuilder(ix.nodeCount, set.size);
+  for (let i = 0; i < set.size; i++) if (pass[i] === 1) kept.add(set.list[i] as number);
+  return kept.done();
+}
+
+/**
+ * The oriented edges of `base` leaving `front` that pass the step's tests (an undirected self-loop once): first
+ * each node's outgoing edges (forward, undirected), then its incoming ones (reverse, undirected), each block read
+ * and filtered in adjacency order.
+ */
+function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front: RowSet): Layer {
+  const from = keep(ix, front, tests.a);
+  const out = op.direction !== "reverse";
+  const into = op.direction !== "forward";
+  let total = 0;
+  for (let i = 0; i < from.size; i++) {
+    const a = from.list[i] as number;
+    if (out) total += (ix.outStart[a + 1] as number) - (ix.outStart[a] as number);
+    if (into) total += (ix.inStart[a + 1] as number) - (ix.inStart[a] as number);
+  }
+  const layer = new Layer(total);
+  const slots = new Int32Array(total);
+  const pass = new Uint8Array(total).fill(1);
+  // one block per direction: adjacency positions, the node left from and the one arrived at
+  const block = (start: Int32Array, far: Int32Array, offset: number, skipLoops: boolean): number => {
+    let m = offset;
+    for (let i = 0; i < from.size; i++) {
+      const a = from.list[i] as number;
+      for (let j = start[a] as number, end = start[a + 1] as number; j < end; j++) {
+        const b = far[j] as number;
+        if (skipLoops && b === a) continue; // a self-loop was taken the other way
+        slots[m] = j;
+        layer.a[m] = a;
+        layer.b[m++] = b;
+      }
+    }
+    return m;
+  };
+  const outEnd = out ? block(ix.outStart, ix.outDst, 0, false) : 0;
+  const m = into ? block(ix.inStart, ix.inSrc, outEnd, op.direction === "undirected") : outEnd;
+  for (let i = 0; i < outEnd; i++) layer.e[i] = ix.outEdges[slots[i] as number] as number;
+  for (let i = outEnd; i < m; i++) layer.e[i] = ix.inEdges[slots[i] as number] as number;
+  tests.edgeOut?.(slots, outEnd, pass);
+  if (tests.edgeIn !== null) tests.edgeIn(slots.subarray(outEnd), m - outEnd, pass.subarray(outEnd));
+  const inBase = base.edges?.mask;
+  if (inBase !== undefined) for (let i = 0; i < m; i++) if (inBase[layer.e[i] as number] !== 1) pass[i] = 0;
+  tests.b?.(layer.b, m, pass);
+  let k = 0;
+  for (let i = 0; i < m; i++) {
+    if (pass[i] !== 1) continue;
+    layer.e[k] = layer.e[i] as number;
+    layer.a[k] = layer.a[i] as number;
+    layer.b[k++] = layer.b[i] as number;
+  }
+  layer.size = k;
+  return layer;
+}
+
+/** Hop by hop from the wavefront, up to max_hops or until a hop takes nothing; reached = fronts from min_hops on. */
+function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wave: RowSet, path: string): Forward {
+  const layers: Layer[] = [];
+  const fronts: RowSet[] = [wave];
+  let front = wave;
+  let held = 0;
+  for (let k = 1; k <= (op.maxHops as number); k++) {
+    const layer = leaving(ix, base, op, tests, front);
+    if (layer.size === 0) break;
+    held += layer.size;
+    checkRows(held, `the hop expansion (${k} hops)`, path);
+    const next = new RowSetBuilder(ix.nodeCount, layer.size);
+    for (let i = 0; i < layer.size; i++) next.add(layer.b[i] as number);
+    layers.push(layer);
+    front = next.done();
+    fronts.push(front);
+  }
+  const reached = new RowSetBuilder(ix.nodeCount, wave.size);
+  fronts.forEach((f, k) => {
+    if (k >= op.minHops) reached.addAll(f);
+  });
+  return { layers, fronts, reached: reached.done() };
+}
+
+type Backward = { edges: RowSetBuilder; touched: RowSetBuilder | null; starts: RowSet };
+
+/** Keeps the hop-k edges on a walk from the wavefront to a target whose length is within the hop bounds. */
+function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet): Backward {
+  const edges = new RowSetBuilder(ix.edgeCount);
+  const touched = op.maxHops === 1 ? null : new RowSetBuilder(ix.nodeCount);
+  let good: RowSet | null = null;
+  for (let k = fwd.layers.length; k >= 0; k--) {
+    const next = new RowSetBuilder(ix.nodeCount);
+    const front = fwd.fronts[k];
+    if (front !== undefined && k >= op.minHops && k <= (op.maxHops as number)) {
+      for (let i = 0; i < front.size; i++) {
+        const r = front.list[i] as number;
+        if (targets.mask[r] === 1) next.add(r);
+      }
+    }
+    const layer = fwd.layers[k];
+    if (layer !== undefined && good !== null && good.size > 0) {
+      const g = good.mask;
+      for (let i = 0; i < layer.size; i++) {
+        const b = layer.b[i] as number;
+        if (g[b] !== 1) continue;
+        const a = layer.a[i] as number;
+        edges.add(layer.e[i] as number);
+        next.add(a);
+        touched?.add(a);
+        touched?.add(b);
+      }
+    }
+    good = next.done();
+  }
+  return { edges, touched, starts: good as RowSet };
+}
+
+/** Runs normalized traversal `ops` on `base`: the nodes and edges the chain keeps. */
+export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf: (i: number) => string): Sub {
+  if (ops.length === 0) return base;
+  const steps = normalize(ops, pathOf);
+  const tests = compile(ix, steps);
+
+  // Forward pass: node steps filter the wavefront, edge steps hop from it.
+  const fronts: RowSet[] = [];
+  const hops: Array<Forward | undefined> = [];
+  let wave: RowSet | null = null; // null: every node of the base (before the first step)
+  steps.forEach(({ op, path }, i) => {
+    if (op.type === "Node") {
+      wave = keep(ix, wave ?? base.nodes, tests[i] as RowFilter | null);
+      hops.push(undefined);
+    } else {
+      const fwd = hopForward(ix, base, op as EdgeOp, tests[i] as EdgeTests, wave ?? base.nodes, path);
+      hops.push(fwd);
+      wave = fwd.reached;
+    }
+    fronts.push(wave as RowSet);
+  });
+
+  // Backward pass, then the union of what each step keeps.
+  const nodes = new RowSetBuilder(ix.nodeCount);
+  const edges = new RowSetBuilder(ix.edgeCount);
+  let needed: RowSet | null = null;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i] as Step;
+    const front = fronts[i] as RowSet;
+    if (step.op.type === "Node") {
+      let pruned: RowSet = front;
+      if (needed !== null) {
+        const kept = new RowSetBuilder(ix.nodeCount, Math.min(front.size, 1024));
+        for (let j = 0; j < front.size; j++) {
+          const r = front.list[j] as number;
+          if ((needed as RowSet).mask[r] === 1) kept.add(r);
+        }
+        pruned = kept.done();
+      }
+      nodes.addAll(pruned);
+      needed = pruned;
+    } else {
+      const back = hopBackward(ix, hops[i] as Forward, step.op as EdgeOp, needed as RowSet);
+      edges.addAll(back.edges.done());
+      if (back.touched !== null) nodes.addAll(back.touched.done());
+      needed = back.starts;
+    }
+  }
+  return { nodes: nodes.done(), edges: edges.done() };
+}

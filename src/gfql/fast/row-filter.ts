@@ -1,0 +1,166 @@
+// A filter dict as a batch test of rows of a stored table: plain comparisons run in JavaScript loops over the
+// table's column arrays; anything else (regexes, dates, string classes, ...) is evaluated once by polars into a
+// row mask. Errors are the polars path's own: a missing column is E301, and an entry JavaScript does not take goes
+// through filterExpr, which checks it.
+
+import pl from "nodejs-polars";
+import type { FilterDict, FilterValue, Predicate, Scalar } from "../ast.ts";
+import { filterExpr } from "../filter-expr.ts";
+import { gfqlError } from "../gfql-error.ts";
+import { type ColumnData, columnData } from "./columns.ts";
+
+/** Clears pass[i] for each of rows[0..n) that fails; rows already cleared stay cleared. */
+export type RowFilter = (rows: Int32Array, n: number, pass: Uint8Array) => void;
+
+type Compare = "GT" | "LT" | "GE" | "LE" | "EQ" | "NE";
+type Values = ArrayLike<number | string | null>;
+
+// One loop per comparison, so each stays monomorphic (a comparator closure per row costs several times more).
+const LOOPS: Record<Compare, (values: Values, t: number | string, rows: Int32Array, n: number, pass: Uint8Array) => void> = {
+  GT: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) > (t as number))) pass[i] = 0;
+  },
+  LT: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) < (t as number))) pass[i] = 0;
+  },
+  GE: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) >= (t as number))) pass[i] = 0;
+  },
+  LE: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) <= (t as number))) pass[i] = 0;
+  },
+  EQ: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && v[rows[i] as number] !== t) pass[i] = 0;
+  },
+  NE: (v, t, rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && v[rows[i] as number] === t) pass[i] = 0;
+  },
+};
+
+/** Clears null rows (`keep` false) or non-null rows (`keep` true). */
+function nullFilter(data: ColumnData, keepNulls: boolean): RowFilter {
+  if (data.kind === "string") {
+    const values = data.values;
+    return (rows, n, pass) => {
+      for (let i = 0; i < n; i++) if (pass[i] === 1 && (values[rows[i] as number] === null) !== keepNulls) pass[i] = 0;
+    };
+  }
+  const nulls = data.nulls;
+  if (nulls === null) return keepNulls ? (_rows, n, pass) => pass.fill(0, 0, n) : () => {};
+  const want = keepNulls ? 1 : 0;
+  return (rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && nulls[rows[i] as number] !== want) pass[i] = 0;
+  };
+}
+
+/** The operand as the column's values hold it, or null when JavaScript cannot mirror polars for it. */
+function operand(data: ColumnData, op: Compare, value: Scalar): number | string | null {
+  if (data.kind === "number") return typeof value === "number" && !(data.unsigned && value < 0) ? value : null;
+  // strings and booleans: only equality (polars orders strings by UTF-8 bytes, not JavaScript's UTF-16 units)
+  if (op !== "EQ" && op !== "NE") return null;
+  if (data.kind === "bool") return typeof value === "boolean" ? (value ? 1 : 0) : null;
+  return typeof value === "string" ? value : null;
+}
+
+/** Compare with null never matches (NE included), as in polars filters. */
+function comparison(data: ColumnData, op: Compare, value: Scalar): RowFilter | null {
+  const t = operand(data, op, value);
+  if (t === null) return null;
+  const dropNulls = nullFilter(data, false);
+  const loop = LOOPS[op];
+  const values = data.values as Values;
+  return (rows, n, pass) => {
+    dropNulls(rows, n, pass);
+    loop(values, t, rows, n, pass);
+  };
+}
+
+function membership(data: ColumnData, options: Array<Scalar | null>): RowFilter | null {
+  const wanted = new Set<number | string>();
+  let nulls = false;
+  for (const option of options) {
+    if (option === null) nulls = true;
+    else {
+      const t = operand(data, "EQ", option);
+      if (t === null) return null;
+      wanted.add(t);
+    }
+  }
+  const values = data.values as Values;
+  const isNull = (r: number) => (data.kind === "string" ? data.values[r] === null : data.nulls?.[r] === 1);
+  return (rows, n, pass) => {
+    for (let i = 0; i < n; i++) {
+      if (pass[i] !== 1) continue;
+      const r = rows[i] as number;
+      if (!(isNull(r) ? nulls : wanted.has(values[r] as number | string))) pass[i] = 0;
+    }
+  };
+}
+
+function all(filters: Array<RowFilter | null>): RowFilter | null {
+  if (filters.some((f) => f === null)) return null;
+  return (rows, n, pass) => {
+    for (const f of filters) (f as RowFilter)(rows, n, pass);
+  };
+}
+
+function predicateFilter(data: ColumnData, p: Predicate): RowFilter | null {
+  switch (p.type) {
+    case "GT":
+    case "LT":
+    case "GE":
+    case "LE":
+    case "EQ":
+    case "NE":
+      return comparison(data, p.type, p.val);
+    case "Between":
+      return all([comparison(data, p.inclusive ? "GE" : "GT", p.lower), comparison(data, p.inclusive ? "LE" : "LT", p.upper)]);
+    case "IsIn":
+      return membership(data, p.options);
+    // a number column holds no NaN here (columns.ts), so missing is null
+    case "IsNull":
+    case "IsNA":
+      return nullFilter(data, true);
+    case "NotNull":
+    case "NotNA":
+      return nullFilter(data, false);
+    case "AllOf":
+      return all(p.predicates.map((q) => predicateFilter(data, q)));
+    default:
+      return null;
+  }
+}
+
+function entryFilter(data: ColumnData, value: FilterValue): RowFilter | null {
+  if (value.kind === "in") return membership(data, value.values);
+  if (value.kind === "predicate") return predicateFilter(data, value.predicate);
+  return value.value === null ? nullFilter(data, true) : comparison(data, "EQ", value.value);
+}
+
+/** The entry evaluated by polars over the whole table, as a 0/1 mask (null counts as no match). */
+function polarsMask(frame: pl.DataFrame, column: string, value: FilterValue, path: string, order?: Int32Array): RowFilter {
+  const expr = filterExpr(frame, { [column]: value }, path) as pl.Expr;
+  const rows = frame.select(expr.fillNull(false).cast(pl.UInt8).alias("__gfql_mask")).getColumn("__gfql_mask").toTypedArray() as Uint8Array;
+  const mask = order === undefined ? rows : Uint8Array.from(order, (r) => rows[r] as number);
+  return (rows, n, pass) => {
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
+  };
+}
+
+/**
+ * A batch test of rows of `frame` for every entry of `filter` (null when the dict is empty). Entries are checked
+ * in order, so the first bad one is the error, as filterExpr reports it. With `order` the filter tests positions
+ * j of that order (row order[j]) instead of rows.
+ */
+export function rowFilter(frame: pl.DataFrame, filter: FilterDict, path: string, order?: Int32Array): RowFilter | null {
+  const filters: RowFilter[] = [];
+  const entries = Object.entries(filter);
+  if (entries.length === 0) return null;
+  const columns = frame.columns;
+  for (const [column, value] of entries) {
+    if (!columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, `${path}.${column}`);
+    const data = columnData(frame, column, order);
+    filters.push((data && entryFilter(data, value)) ?? polarsMask(frame, column, value, path, order));
+  }
+  return all(filters);
+}

@@ -1,0 +1,75 @@
+// Sets of node or edge rows of an indexed graph: a 0/1 mask over the table for membership, and the list of rows.
+
+export type RowSet = { mask: Uint8Array; list: Int32Array; size: number };
+
+const NO_ROWS = new Uint8Array(0);
+
+/** Collects distinct rows of a table of `capacity` rows. */
+export class RowSetBuilder {
+  /** Allocated on the first row: an empty set's mask is empty (every lookup misses). */
+  private mask: Uint8Array = NO_ROWS;
+  private list: Int32Array;
+  size = 0;
+  private readonly capacity: number;
+
+  constructor(capacity: number, expected = 16) {
+    this.capacity = capacity;
+    this.list = new Int32Array(Math.max(16, Math.min(expected, capacity)));
+  }
+
+  add(row: number): void {
+    if (this.mask === NO_ROWS) this.mask = new Uint8Array(this.capacity);
+    if (this.mask[row] === 1) return;
+    this.mask[row] = 1;
+    if (this.size === this.list.length) {
+      const grown = new Int32Array(this.list.length * 2);
+      grown.set(this.list);
+      this.list = grown;
+    }
+    this.list[this.size++] = row;
+  }
+
+  addAll(set: RowSet): void {
+    const { list, size } = set;
+    for (let i = 0; i < size; i++) this.add(list[i] as number);
+  }
+
+  done(): RowSet {
+    return { mask: this.mask, list: this.list, size: this.size };
+  }
+}
+
+/** The rows in ascending order (the tables' own order): a scan of the mask for large sets, a sort for small. */
+export function ascending(set: RowSet): Int32Array {
+  if (set.size > set.mask.length / 32) {
+    const out = new Int32Array(set.size);
+    let n = 0;
+    const { mask } = set;
+    for (let r = 0; r < mask.length; r++) if (mask[r] === 1) out[n++] = r;
+    return out;
+  }
+  return set.list.slice(0, set.size).sort();
+}
+
+/** Every row of a table of `capacity` rows. */
+export function allRows(capacity: number): RowSet {
+  const list = new Int32Array(capacity);
+  for (let r = 0; r < capacity; r++) list[r] = r;
+  return { mask: new Uint8Array(capacity).fill(1), list, size: capacity };
+}
+
+/** Oriented edge rows taken at one hop: edge row, the node row left from (a) and the one arrived at (b). */
+export class Layer {
+  readonly e: Int32Array;
+  readonly a: Int32Array;
+  readonly b: Int32Array;
+  /** Rows in use (at most the capacity). */
+  size: number;
+
+  constructor(capacity: number) {
+    this.e = new Int32Array(capacity);
+    this.a = new Int32Array(capacity);
+    this.b = new Int32Array(capacity);
+    this.size = capacity;
+  }
+}
