@@ -4,6 +4,7 @@ import { AppError, isAppError } from "../../errors/app-error.ts";
 import { readTable } from "../../ingest/table-files.ts";
 import { parseCypher } from "../cypher/index.ts";
 import { executeGfql } from "../execute.ts";
+import { fastRows, gatherRows } from "../fast/fast-query.ts";
 import { parseGfql } from "../parse.ts";
 
 export const OUTPUT_TYPES = ["shape", "nodes", "edges", "all"] as const;
@@ -70,6 +71,18 @@ function plainRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
 /** How the stored tables are read: straight from disk, or through a worker's cache. */
 export type TableReader = (path: string) => pl.DataFrame;
 
+/** An answer's node or edge table as the answer reads it: its size, its columns, and its first rows on demand. */
+type AnswerTable = { height: number; columns: string[]; head(n: number): pl.DataFrame };
+
+const asTable = (frame: pl.DataFrame): AnswerTable => ({ height: frame.height, columns: frame.columns, head: (n) => frame.head(n) });
+
+/** The rows at `rows()` (ascending positions) of a stored table, gathered only as far as the answer reads them. */
+const rowsOf = (frame: pl.DataFrame, height: number, rows: () => Int32Array): AnswerTable => ({
+  height,
+  columns: frame.columns,
+  head: (n) => gatherRows(frame, rows().subarray(0, Math.min(n, height))),
+});
+
 export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAnswer {
   // Text that is not JSON (it starts with neither [ nor {) is one read-only Cypher query.
   const text = typeof job.query === "string" ? job.query : undefined;
@@ -81,39 +94,62 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
   const storedEdges = job.edgesPath
     ? read(job.edgesPath)
     : storedNodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
+  const ends = { nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true };
+  // The fast path answers with row positions: a collection needs nothing else, and rows are gathered up to the limit.
+  const fast = fastRows({ nodes: storedNodes, edges: storedEdges, ...ends }, query);
+  if (fast !== null && match) {
+    const positions = (rows: Int32Array) => new Uint32Array(rows.buffer, rows.byteOffset, rows.length);
+    const [nodeRows, edgeRows] = [positions(fast.nodeRows()), positions(fast.edgeRows())];
+    return {
+      projected: false,
+      files: undefined,
+      nodeCount: nodeRows.length,
+      edgeCount: edgeRows.length,
+      nodes: undefined,
+      edges: undefined,
+      nodeRows,
+      edgeRows,
+    };
+  }
+  if (fast !== null) {
+    const nodes = rowsOf(storedNodes, fast.nodeCount, fast.nodeRows);
+    return answerOf(job, { nodes, edges: rowsOf(storedEdges, fast.edgeCount, fast.edgeRows) }, false);
+  }
   const nodes = match ? storedNodes.withRowIndex(NODE_ROW) : storedNodes;
   const edges = match ? storedEdges.withRowIndex(EDGE_ROW) : storedEdges;
   // Dataset tables are materialized: every endpoint is a node already.
-  const result = executeGfql(
-    { nodes, edges, nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true },
-    query,
-  );
+  const result = executeGfql({ nodes, edges, ...ends }, query, "polars");
   if (match) return matchAnswer(job, storedNodes, result);
-  const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
   const isProjected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
   const projected = isProjected(result.nodes, nodes) || (!result.rows && isProjected(result.edges, edges));
-  if (job.nodeColumns) result.nodes = selectColumns(result.nodes, job.nodeColumns, "node");
-  if (job.edgeColumns) result.edges = selectColumns(result.edges, job.edgeColumns, "edge");
-  const files = job.fileFormat ? tableFiles(job, result, want) : undefined;
+  return answerOf(job, { nodes: asTable(result.nodes), edges: asTable(result.edges) }, projected);
+}
+
+/** Counts, rows up to the limit (only the columns asked for), and the tables as files when asked. */
+function answerOf(job: QueryJob, result: { nodes: AnswerTable; edges: AnswerTable }, projected: boolean): QueryAnswer {
+  const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
+  const nodes = job.nodeColumns ? selectColumns(result.nodes, job.nodeColumns, "node") : result.nodes;
+  const edges = job.edgeColumns ? selectColumns(result.edges, job.edgeColumns, "edge") : result.edges;
+  const records = (table: AnswerTable) => plainRows(table.head(job.limit).toRecords() as Record<string, unknown>[]);
   return {
-    files,
+    files: job.fileFormat ? tableFiles(job, { nodes, edges }, want) : undefined,
     projected: projected || Boolean(job.nodeColumns || job.edgeColumns),
-    nodeCount: result.nodes.height,
-    edgeCount: result.edges.height,
-    nodes: want("nodes") ? plainRows(result.nodes.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
-    edges: want("edges") ? plainRows(result.edges.head(job.limit).toRecords() as Record<string, unknown>[]) : undefined,
+    nodeCount: nodes.height,
+    edgeCount: edges.height,
+    nodes: want("nodes") ? records(nodes) : undefined,
+    edges: want("edges") ? records(edges) : undefined,
   };
 }
 
 /** The answer's rows cut to the asked-for columns; a column the answer does not have is refused by name. */
-function selectColumns(frame: pl.DataFrame, columns: string[], axis: "node" | "edge"): pl.DataFrame {
-  const missing = columns.filter((c) => !frame.columns.includes(c));
+function selectColumns(table: AnswerTable, columns: string[], axis: "node" | "edge"): AnswerTable {
+  const missing = columns.filter((c) => !table.columns.includes(c));
   if (missing.length > 0) {
     throw new AppError("INVALID_INPUT", `[E301] the ${axis} rows have no column ${missing.map((c) => `'${c}'`).join(", ")}`, {
-      details: { field: `${axis}_col_subset`, columns: frame.columns.slice(0, 50) },
+      details: { field: `${axis}_col_subset`, columns: table.columns.slice(0, 50) },
     });
   }
-  return frame.select(...columns);
+  return { height: table.height, columns, head: (n) => table.head(n).select(...columns) };
 }
 
 function fileOf(frame: pl.DataFrame, format: FileFormat): Uint8Array {
@@ -122,13 +158,13 @@ function fileOf(frame: pl.DataFrame, format: FileFormat): Uint8Array {
 }
 
 /** The answer's tables as files: the wanted axes up to the row limit, or for `shape` one row per axis. */
-function tableFiles(job: QueryJob, result: ReturnType<typeof executeGfql>, want: (axis: "nodes" | "edges") => boolean) {
+function tableFiles(job: QueryJob, result: { nodes: AnswerTable; edges: AnswerTable }, want: (axis: "nodes" | "edges") => boolean) {
   const format = job.fileFormat as FileFormat;
   if (job.output === "shape") {
     const shape = pl.DataFrame([
       pl.Series("kind", ["nodes", "edges"]),
       pl.Series("rows", [result.nodes.height, result.edges.height], pl.Int64),
-      pl.Series("cols", [result.nodes.width, result.edges.width], pl.Int64),
+      pl.Series("cols", [result.nodes.columns.length, result.edges.columns.length], pl.Int64),
     ]);
     return { shape: fileOf(shape, format) };
   }

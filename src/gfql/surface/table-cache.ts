@@ -3,6 +3,7 @@
 import { statSync } from "node:fs";
 import type { DataFrame } from "nodejs-polars";
 import { readTable } from "../../ingest/table-files.ts";
+import { keepFrame } from "../fast/graph-index.ts";
 
 export function createTableCache(budgetBytes: number) {
   const tables = new Map<string, { frame: DataFrame; bytes: number }>();
@@ -28,6 +29,8 @@ export function createTableCache(budgetBytes: number) {
       }
       tables.set(path, { frame, bytes });
       used += bytes;
+      // kept for later queries: worth an adjacency index (built with the first query that fits the fast path)
+      keepFrame(frame);
       return frame;
     },
     get size() {
