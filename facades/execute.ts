@@ -7,6 +7,11 @@ export type Operation = {
   /** The incoming request: its headers carry the caller's credentials. */
   request: Request;
   clientAddress: string;
+  /**
+   * Operations given the same scope object (one tool call's checks and its own operation) authenticate once and
+   * share what they read for the caller; without one, each operation reads afresh.
+   */
+  scope?: object;
 };
 
 export type Execute = (operation: Operation) => Promise<ExecutionResult>;

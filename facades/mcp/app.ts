@@ -189,7 +189,9 @@ export function createMcpFacade(options: McpFacadeOptions) {
       throw new McpFailure("UNAUTHENTICATED", "Missing credential: send Authorization: Bearer <KEY_ID>:<KEY> or Bearer <JWT>");
     // Only the credential travels on: the tool endpoint never acts on a browser's cookie.
     const carrier = new Request(request.url, { method: "POST", headers: { authorization, "content-type": "application/json" } });
-    const run: RunOperation = (document, variables) => options.execute({ document, variables, request: carrier, clientAddress });
+    // one scope for the checks and the tool's own operation: the caller and the session are read once
+    const scope = {};
+    const run: RunOperation = (document, variables) => options.execute({ document, variables, request: carrier, clientAddress, scope });
 
     const params = message.params ?? {};
     const tool: Tool | undefined = toolNamed(params.name);

@@ -1,5 +1,6 @@
 // User: the signed-in account (`me`) and, for admins, user administration.
 import { organizationsOf } from "../../src/accounts/organizations.ts";
+import { readOnce } from "../../src/auth/viewer.ts";
 import { AppError } from "../../src/errors/app-error.ts";
 import { builder } from "../builder.ts";
 import { defined, pageArgs } from "../inputs.ts";
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
     description: "The signed-in user, or null without credentials.",
     resolve: async (_root, _args, ctx) => {
       const viewer = await ctx.viewer();
-      return viewer ? ctx.services.users.get(viewer.userId) : null;
+      return viewer ? readOnce(viewer, "me", () => ctx.services.users.get(viewer.userId)) : null;
     },
   }),
   user: t.field({

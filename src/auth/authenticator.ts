@@ -56,12 +56,12 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
   /** Checks a key id and secret; the same error for an unknown key, a wrong secret and a revoked key. */
   async function checkKey(keyId: string, secret: string): Promise<{ key: KeyState; user: UserState }> {
     const key = await keyState(keyId);
-    const invalid = new AppError("UNAUTHENTICATED", "Personal key is invalid or revoked.");
+    const invalid = () => new AppError("UNAUTHENTICATED", "Personal key is invalid or revoked.");
     // Hash and compare even for an unknown id, so timing does not tell the two apart.
     const matches = secretMatches(key?.secretHash ?? UNKNOWN_KEY_HASH, secret);
-    if (!key || !matches || key.revoked) throw invalid;
+    if (!key || !matches || key.revoked) throw invalid();
     const user = await userState(key.userId);
-    if (!user?.isActive) throw invalid;
+    if (!user?.isActive) throw invalid();
     return { key, user };
   }
 

@@ -9,3 +9,30 @@ export type Viewer = {
   loginAt: number;
   org: string | undefined;
 };
+
+/**
+ * Reads shared by the operations of one scope (a tool call's checks and its own operation, see facades/execute.ts):
+ * a record looked up for the access check is not looked up again a millisecond later. A viewer made outside such
+ * a scope has none, and every read goes to the store.
+ */
+const scopedReads = new WeakMap<Viewer, Map<string, Promise<unknown>>>();
+
+/** The viewer of a scope: the same principal, with reads shared for as long as the scope holds it. */
+export function scopedViewer(viewer: Viewer): Viewer {
+  const scoped = { ...viewer };
+  scopedReads.set(scoped, new Map());
+  return scoped;
+}
+
+/** `load()`, or within a scope the answer an earlier identical read got (a failed read is not kept). */
+export function readOnce<T>(viewer: Viewer, key: string, load: () => Promise<T>): Promise<T> {
+  const reads = scopedReads.get(viewer);
+  if (reads === undefined) return load();
+  let read = reads.get(key) as Promise<T> | undefined;
+  if (read === undefined) {
+    read = load();
+    reads.set(key, read);
+    read.catch(() => reads.delete(key));
+  }
+  return read;
+}

@@ -1,6 +1,6 @@
 // The per-operation GraphQL context: services plus a lazily authenticated viewer.
 import { sessionTokenFrom } from "../auth/browser-sessions.ts";
-import type { Viewer } from "../auth/viewer.ts";
+import { scopedViewer, type Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Services } from "./services.ts";
 
@@ -20,7 +20,12 @@ export type ContextInput = {
   request?: Request;
   clientAddress?: string;
   connectionParams?: Readonly<Record<string, unknown>>;
+  /** Operations run with one scope object share their viewer (see facades/execute.ts). */
+  scope?: object;
 };
+
+/** The viewer of each scope, authenticated once for all its operations. */
+const scopeViewers = new WeakMap<object, Promise<Viewer | null>>();
 
 function authorizationFrom(input: ContextInput): string | undefined {
   const header = input.request?.headers.get("authorization");
@@ -46,9 +51,20 @@ export function createContext(services: Services, input: ContextInput): GatewayC
   const authorization = authorizationFrom(input);
   const sessionToken = cookieTokenFrom(input);
   let viewer: Promise<Viewer | null> | undefined;
-  const getViewer = () => {
+  const authenticate = () =>
     // An explicit credential wins; without one, a signed-in browser's cookie.
-    viewer ??= authorization ? services.authenticator.authenticate(authorization) : services.authenticator.authenticateCookie(sessionToken);
+    authorization ? services.authenticator.authenticate(authorization) : services.authenticator.authenticateCookie(sessionToken);
+  const scope = input.scope;
+  const getViewer = () => {
+    if (viewer === undefined && scope !== undefined) {
+      let shared = scopeViewers.get(scope);
+      if (shared === undefined) {
+        shared = authenticate().then((found) => (found ? scopedViewer(found) : null));
+        scopeViewers.set(scope, shared);
+      }
+      viewer = shared;
+    }
+    viewer ??= authenticate();
     return viewer;
   };
   const requireViewer = async () => {

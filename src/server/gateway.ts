@@ -46,10 +46,10 @@ export async function createGateway(config: Config, options: { logger?: Logger }
 
   const parsed = new Map<string, DocumentNode>();
   /** The facades' entry into the core: the same schema, context and error masking as /graphql. */
-  const execute: Execute = async ({ document, variables, request, clientAddress }) => {
+  const execute: Execute = async ({ document, variables, request, clientAddress, scope }) => {
     // The REST verb is not the GraphQL transport: present the operation as a POST carrying the caller's headers.
     const carrier = request.method === "POST" ? request : new Request(request.url, { method: "POST", headers: request.headers });
-    const enveloped = yoga.getEnveloped({ request: carrier, clientAddress });
+    const enveloped = yoga.getEnveloped({ request: carrier, clientAddress, scope });
     let node = parsed.get(document);
     if (!node) {
       const fresh: DocumentNode = enveloped.parse(document);

@@ -1,7 +1,7 @@
 // Live visualization sessions (spec 2.7, 3.4, 4.5): opened from graph.html, shared by id, changes published to viewers.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { Viewer } from "../auth/viewer.ts";
+import { readOnce, type Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
@@ -23,12 +23,15 @@ export type VizSessionService = ReturnType<typeof createVizSessionService>;
 export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub: PubSub }) {
   const { db, blobs, pubsub } = deps;
 
-  async function viewable(viewer: Viewer, id: string) {
+  async function lookUp(viewer: Viewer, id: string) {
     const session = await db.vizSession.findUnique({ where: { id }, include: { dataset: true } });
     // A session of a dataset the caller may not view reads exactly like a missing one.
     if (!session || !(await canViewDataset(db, viewer, session.dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
     return session;
   }
+
+  /** The session with its dataset, if the viewer may see it (read once per scope: see readOnce). */
+  const viewable = (viewer: Viewer, id: string) => readOnce(viewer, `vizSession:${id}`, () => lookUp(viewer, id));
 
   async function open(viewer: Viewer, datasetId: string) {
     const dataset = await db.dataset.findUnique({ where: { id: datasetId } });
