@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { executeGfql, type GfqlGraph } from "../src/gfql/execute.ts";
+import { graphIndex, keepFrame } from "../src/gfql/fast/graph-index.ts";
 import { parseGfql } from "../src/gfql/parse.ts";
 
 const EDGES = Number(process.argv[2] ?? 5_000_000);
@@ -165,11 +166,20 @@ try {
   await db.run(`CREATE TABLE edges AS SELECT * FROM read_parquet('${path.join(work, "edges.parquet")}')`);
   // As in the service, whose dataset tables are materialized (every endpoint id here is a node id).
   const g: GfqlGraph = { nodes, edges, nodeId: "id", source: "src", destination: "dst", endpointsInNodes: true };
+  // As the service's query workers do with the tables they keep: the adjacency index is built once, with the
+  // first query the fast path takes (here up front, timed on its own).
+  keepFrame(nodes);
+  keepFrame(edges);
+  const indexStart = performance.now();
+  graphIndex({ nodes, nodeId: "id", source: "src", destination: "dst" }, edges);
+  const indexMs = performance.now() - indexStart;
   const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
   const lines: string[] = [];
   for (const c of CASES) {
     const query = parseGfql(c.gfql);
+    const firstStart = performance.now();
     const result = executeGfql(g, query);
+    const firstMs = performance.now() - firstStart;
     const gfqlMs = best(() => executeGfql(g, query));
     const [n, m] = [await count(c.sql.nodes), await count(c.sql.edges)];
     const duckMs = await bestAsync(async () => {
@@ -182,6 +192,7 @@ try {
         c.name,
         `${result.nodes.height} / ${result.edges.height}`,
         same,
+        `${firstMs.toFixed(0)} ms`,
         `${gfqlMs.toFixed(0)} ms`,
         `${duckMs.toFixed(0)} ms`,
         `${(gfqlMs / duckMs).toFixed(2)}x`,
@@ -191,8 +202,9 @@ try {
   console.log(
     `gfql benchmark: ${EDGES.toLocaleString("en-US")} edges, ${NODES.toLocaleString("en-US")} nodes, ${os.cpus().length} cores, node ${process.version}`,
   );
-  console.log("| query | nodes / edges | DuckDB agrees | GFQL | DuckDB | ratio |");
-  console.log("|---|---|---|---|---|---|");
+  console.log(`adjacency index: built once in ${indexMs.toFixed(0)} ms (kept with the tables, like the query workers' table cache)`);
+  console.log("| query | nodes / edges | DuckDB agrees | GFQL first run | GFQL | DuckDB | ratio |");
+  console.log("|---|---|---|---|---|---|---|");
   for (const line of lines) console.log(`| ${line} |`);
 } finally {
   await rm(work, { recursive: true, force: true });

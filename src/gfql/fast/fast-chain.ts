@@ -12,6 +12,16 @@ import { Layer, type RowSet, RowSetBuilder } from "./row-sets.ts";
 /** Part of the indexed graph: its node rows and edge rows (null: every edge of the table). */
 export type Sub = { nodes: RowSet; edges: RowSet | null };
 
+/**
+ * Edges a query may read through the index before it is handed to polars instead: one that reads a large share
+ * of the table (a hop from a fifth of the nodes, say) runs faster as polars' joins over whole columns than as
+ * row-by-row lookups.
+ */
+export type Budget = { left: number };
+
+/** Thrown when a query spends its budget; the caller runs it on the polars path. */
+export class DenseQuery extends Error {}
+
 /** An Edge step's filters; the edge filter per adjacency order (it tests positions of outEdges / inEdges). */
 type EdgeTests = { edgeOut: RowFilter | null; edgeIn: RowFilter | null; a: RowFilter | null; b: RowFilter | null };
 
@@ -47,7 +57,7 @@ function keep(ix: GraphIndex, set: RowSet, filter: RowFilter | null): RowSet {
  * each node's outgoing edges (forward, undirected), then its incoming ones (reverse, undirected), each block read
  * and filtered in adjacency order.
  */
-function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front: RowSet): Layer {
+function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front: RowSet, budget: Budget): Layer {
   const from = keep(ix, front, tests.a);
   const out = op.direction !== "reverse";
   const into = op.direction !== "forward";
@@ -57,6 +67,8 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
     if (out) total += (ix.outStart[a + 1] as number) - (ix.outStart[a] as number);
     if (into) total += (ix.inStart[a + 1] as number) - (ix.inStart[a] as number);
   }
+  budget.left -= total;
+  if (budget.left < 0) throw new DenseQuery();
   const layer = new Layer(total);
   const slots = new Int32Array(total);
   const pass = new Uint8Array(total).fill(1);
@@ -96,13 +108,13 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
 }
 
 /** Hop by hop from the wavefront, up to max_hops or until a hop takes nothing; reached = fronts from min_hops on. */
-function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wave: RowSet, path: string): Forward {
+function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wave: RowSet, path: string, budget: Budget): Forward {
   const layers: Layer[] = [];
   const fronts: RowSet[] = [wave];
   let front = wave;
   let held = 0;
   for (let k = 1; k <= (op.maxHops as number); k++) {
-    const layer = leaving(ix, base, op, tests, front);
+    const layer = leaving(ix, base, op, tests, front, budget);
     if (layer.size === 0) break;
     held += layer.size;
     checkRows(held, `the hop expansion (${k} hops)`, path);
@@ -154,7 +166,7 @@ function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet):
 }
 
 /** Runs normalized traversal `ops` on `base`: the nodes and edges the chain keeps. */
-export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf: (i: number) => string): Sub {
+export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf: (i: number) => string, budget: Budget): Sub {
   if (ops.length === 0) return base;
   const steps = normalize(ops, pathOf);
   const tests = compile(ix, steps);
@@ -168,7 +180,7 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
       wave = keep(ix, wave ?? base.nodes, tests[i] as RowFilter | null);
       hops.push(undefined);
     } else {
-      const fwd = hopForward(ix, base, op as EdgeOp, tests[i] as EdgeTests, wave ?? base.nodes, path);
+      const fwd = hopForward(ix, base, op as EdgeOp, tests[i] as EdgeTests, wave ?? base.nodes, path, budget);
       hops.push(fwd);
       wave = fwd.reached;
     }

@@ -7,7 +7,7 @@ import type { Binding, ChainOp, EdgeOp, FilterDict, GfqlQuery, LetQuery, Predica
 import { type GfqlGraph, memoExpr } from "../graph-frames.ts";
 import { letOrder } from "../let-order.ts";
 import { checkRows } from "../limits.ts";
-import { fastChain, type Sub } from "./fast-chain.ts";
+import { type Budget, DenseQuery, fastChain, type Sub } from "./fast-chain.ts";
 import { type GraphIndex, graphIndex } from "./graph-index.ts";
 import { allRows, ascending, type RowSet } from "./row-sets.ts";
 
@@ -50,6 +50,22 @@ function plainBinding(b: Binding): boolean {
   }
 }
 
+/** Whether `query` has an Edge step anywhere (a query of Node steps only is one polars filter). */
+export function traverses(b: Binding): boolean {
+  switch (b.type) {
+    case "Edge":
+      return true;
+    case "Node":
+    case "Call":
+      return false;
+    case "Chain":
+    case "Ref":
+      return b.chain.some((op) => op.type === "Edge");
+    case "Let":
+      return b.bindings.some((x) => traverses(x.value));
+  }
+}
+
 /** Whether the fast path can run `query`. */
 export function fastPathFits(query: GfqlQuery): boolean {
   return plainBinding(query);
@@ -58,36 +74,39 @@ export function fastPathFits(query: GfqlQuery): boolean {
 const at = (prefix: string) => (i: number) => `${prefix}[${i}]`;
 const sizeOf = (ix: GraphIndex, sub: Sub) => sub.nodes.size + (sub.edges === null ? ix.edgeCount : sub.edges.size);
 
-function runBinding(ix: GraphIndex, root: Sub, b: Binding, env: ReadonlyMap<string, Sub>, path: string): Sub {
+type Run = { ix: GraphIndex; root: Sub; budget: Budget };
+
+function runBinding(run: Run, b: Binding, env: ReadonlyMap<string, Sub>, path: string): Sub {
+  const { ix, root, budget } = run;
   switch (b.type) {
     case "Node":
     case "Edge":
-      return fastChain(ix, root, [b], () => path);
+      return fastChain(ix, root, [b], () => path, budget);
     case "Chain":
-      return fastChain(ix, root, b.chain as TraversalOp[], at(`${path}.chain`));
+      return fastChain(ix, root, b.chain as TraversalOp[], at(`${path}.chain`), budget);
     case "Ref": {
       const base = env.get(b.ref);
       if (base === undefined) throw new Error(`unresolved Ref '${b.ref}' (parse should have refused it)`);
-      return fastChain(ix, base, b.chain as TraversalOp[], at(`${path}.chain`));
+      return fastChain(ix, base, b.chain as TraversalOp[], at(`${path}.chain`), budget);
     }
     case "Let":
-      return runLet(ix, root, b, env, path);
+      return runLet(run, b, env, path);
     case "Call":
       throw new Error("Calls take the polars path");
   }
 }
 
 /** As execute.ts runs a Let: bindings in dependency order, each kept under the intermediate cap. */
-function runLet(ix: GraphIndex, root: Sub, query: LetQuery, outer: ReadonlyMap<string, Sub>, path: string): Sub {
+function runLet(run: Run, query: LetQuery, outer: ReadonlyMap<string, Sub>, path: string): Sub {
   const env = new Map(outer);
-  let last = root;
+  let last = run.root;
   let held = 0;
   for (const i of letOrder(query, path, new Set(outer.keys()))) {
     const b = query.bindings[i];
     if (b === undefined) continue;
     const where = `${path === "" ? "" : `${path}.`}bindings.${b.name}`;
-    last = runBinding(ix, root, b.value, env, where);
-    held += sizeOf(ix, last);
+    last = runBinding(run, b.value, env, where);
+    held += sizeOf(run.ix, last);
     checkRows(held, "the Let bindings", where);
     env.set(b.name, last);
   }
@@ -96,15 +115,27 @@ function runLet(ix: GraphIndex, root: Sub, query: LetQuery, outer: ReadonlyMap<s
 
 const roots = new WeakMap<GraphIndex, Sub>();
 
-/** Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps. */
-export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows {
+/** Edges a query may read through the index: an eighth of the table (never under 65,536). */
+const budgetOf = (ix: GraphIndex): Budget => ({ left: Math.max(ix.edgeCount / 8, 65_536) });
+
+/**
+ * Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps, or null when it would
+ * read so much of the table that the polars path is faster (DenseQuery).
+ */
+export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
   let root = roots.get(ix);
   if (root === undefined) {
     root = { nodes: allRows(ix.nodeCount), edges: null };
     roots.set(ix, root);
   }
-  const sub =
-    query.type === "Chain" ? fastChain(ix, root, query.chain as TraversalOp[], at("chain")) : runLet(ix, root, query, new Map(), "");
+  const run: Run = { ix, root, budget: budgetOf(ix) };
+  let sub: Sub;
+  try {
+    sub = query.type === "Chain" ? fastChain(ix, root, query.chain as TraversalOp[], at("chain"), run.budget) : runLet(run, query, new Map(), "");
+  } catch (error) {
+    if (error instanceof DenseQuery) return null;
+    throw error;
+  }
   const every = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
   const rows = (set: RowSet | null, n: number) => {
     let sorted: Int32Array | undefined;

@@ -39,8 +39,42 @@ export function keepFrame(frame: pl.DataFrame): void {
 const sameKey = (a: Key, b: Key) =>
   a.nodes === b.nodes && a.nodeId === b.nodeId && a.source === b.source && a.destination === b.destination;
 
+/** Integer ids spanning a range not much wider than the table: a direct lookup from id to row. */
+type IdLookup = { min: number; rows: Int32Array };
+
+const INTEGER_IDS = /^(U?Int(8|16|32|64))$/;
+
+function integerLookup(nodes: pl.DataFrame, nodeId: string): IdLookup | null {
+  const ids = nodes.getColumn(nodeId);
+  if (!INTEGER_IDS.test(String(ids.dtype.variant)) || nodes.height === 0) return null;
+  const min = Number(ids.min());
+  const max = Number(ids.max());
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max - min >= 4 * nodes.height + 1024) return null;
+  const values = ids.cast(pl.Float64).toTypedArray() as Float64Array;
+  const rows = new Int32Array(max - min + 1).fill(-1);
+  for (let r = 0; r < values.length; r++) rows[(values[r] as number) - min] = r;
+  return { min, rows };
+}
+
+/** Node row of each value of `column` in `edges` through the lookup, or null when some endpoint is not a node. */
+function lookedUp(lookup: IdLookup, edges: pl.DataFrame, column: string): Int32Array | null {
+  const series = edges.getColumn(column);
+  if (series.nullCount() > 0) return null;
+  const values = series.cast(pl.Float64).toTypedArray() as Float64Array;
+  const out = new Int32Array(values.length);
+  const { min, rows } = lookup;
+  for (let i = 0; i < values.length; i++) {
+    const at = (values[i] as number) - min;
+    const row = at >= 0 && at < rows.length ? (rows[at] as number) : -1;
+    if (row < 0) return null;
+    out[i] = row;
+  }
+  return out;
+}
+
 /** Node row of each value of `column` in `edges`, or null when some endpoint is null or not a node. */
-function endpointRows(nodes: pl.DataFrame, nodeId: string, edges: pl.DataFrame, column: string): Int32Array | null {
+function endpointRows(nodes: pl.DataFrame, nodeId: string, edges: pl.DataFrame, column: string, lookup: IdLookup | null): Int32Array | null {
+  if (lookup !== null) return lookedUp(lookup, edges, column);
   const joined = edges
     .lazy()
     .select(pl.col(column).alias("__k"))
@@ -72,6 +106,13 @@ function adjacency(rows: Int32Array, nodeCount: number): { start: Int32Array; ed
   return { start, edges };
 }
 
+/** ends[edges[j]] for each j. */
+function farEnds(edges: Int32Array, ends: Int32Array): Int32Array {
+  const out = new Int32Array(edges.length);
+  for (let j = 0; j < edges.length; j++) out[j] = ends[edges[j] as number] as number;
+  return out;
+}
+
 function build(key: Key, edges: pl.DataFrame): GraphIndex | null {
   const { nodes, nodeId, source, destination } = key;
   const columns = [nodeId, source, destination];
@@ -81,8 +122,9 @@ function build(key: Key, edges: pl.DataFrame): GraphIndex | null {
   if (String(dtypeOf(edges, source)) !== idType || String(dtypeOf(edges, destination)) !== idType) return null;
   const ids = nodes.getColumn(columns[0] as string);
   if (ids.nullCount() > 0 || ids.nUnique() !== nodes.height) return null;
-  const srcRow = endpointRows(nodes, nodeId, edges, source);
-  const dstRow = srcRow && endpointRows(nodes, nodeId, edges, destination);
+  const lookup = integerLookup(nodes, nodeId);
+  const srcRow = endpointRows(nodes, nodeId, edges, source, lookup);
+  const dstRow = srcRow && endpointRows(nodes, nodeId, edges, destination, lookup);
   if (!srcRow || !dstRow) return null;
   const out = adjacency(srcRow, nodes.height);
   const into = adjacency(dstRow, nodes.height);
@@ -97,8 +139,8 @@ function build(key: Key, edges: pl.DataFrame): GraphIndex | null {
     outEdges: out.edges,
     inStart: into.start,
     inEdges: into.edges,
-    outDst: Int32Array.from(out.edges, (e) => dstRow[e] as number),
-    inSrc: Int32Array.from(into.edges, (e) => srcRow[e] as number),
+    outDst: farEnds(out.edges, dstRow),
+    inSrc: farEnds(into.edges, srcRow),
   };
 }
 
