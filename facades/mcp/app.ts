@@ -163,10 +163,11 @@ export function createMcpFacade(options: McpFacadeOptions) {
   }
 
   /**
-   * The field of an access-check operation: null when the caller is not signed in or may not see it (a missing
-   * session reads the same as a forbidden one); an error that is not about access means the check could not complete.
+   * The data of an access-check operation: a field is null when the caller is not signed in or may not see it (a
+   * missing session reads the same as a forbidden one); an error that is not about access means the check could
+   * not complete.
    */
-  async function guarded(pending: ReturnType<RunOperation>, field: string): Promise<unknown> {
+  async function guarded(pending: ReturnType<RunOperation>): Promise<Record<string, unknown>> {
     let result: Awaited<ReturnType<RunOperation>>;
     try {
       result = await pending;
@@ -179,7 +180,7 @@ export function createMcpFacade(options: McpFacadeOptions) {
       throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
     if (code && code !== "NOT_FOUND" && code !== "FORBIDDEN")
       throw new McpFailure("UNAVAILABLE", "The authorization check could not complete; retry");
-    return (result.data as Record<string, unknown> | null | undefined)?.[field] ?? null;
+    return (result.data as Record<string, unknown> | null | undefined) ?? {};
   }
 
   /** Credential, tool, arguments, account switch, session access and owner presence, in that order. */
@@ -196,21 +197,24 @@ export function createMcpFacade(options: McpFacadeOptions) {
     const params = message.params ?? {};
     const tool: Tool | undefined = toolNamed(params.name);
     const args = params.arguments ?? {};
-    const me = (await guarded(run(ops.CALLER), "me")) as AccessData["me"];
+    const argsOk = args !== null && typeof args === "object" && !Array.isArray(args);
+    const problem = tool && argsOk ? argumentProblem(tool.name, args as Record<string, unknown>) : undefined;
+    // One operation reads the caller and, for a session tool with valid arguments, the session; the answers are
+    // then checked in the order above.
+    const sessionId = tool?.onSession && argsOk && !problem ? String((args as { session_id: string }).session_id) : undefined;
+    let access = (await guarded(sessionId === undefined ? run(ops.CALLER) : run(ops.ACCESS, { id: sessionId }))) as AccessData;
+    // A session the caller may not see fails the whole operation (vizSession is non-null): ask for the caller alone.
+    if (sessionId !== undefined && !access.me) access = { ...((await guarded(run(ops.CALLER))) as AccessData), vizSession: null };
+    const me = access.me ?? null;
     if (!me) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
 
     if (!tool) throw new McpFailure("METHOD_NOT_FOUND", `Unknown tool: ${JSON.stringify(params.name)}`);
-    if (args === null || typeof args !== "object" || Array.isArray(args))
-      throw new McpFailure("INVALID_PARAMS", "arguments must be an object");
-    const problem = argumentProblem(tool.name, args as Record<string, unknown>);
+    if (!argsOk) throw new McpFailure("INVALID_PARAMS", "arguments must be an object");
     if (problem) throw new McpFailure("INVALID_PARAMS", `Invalid params for ${tool.name}: ${problem}`);
     if (!me.assistantEnabled) throw new McpFailure("ASSISTANT_DISABLED", "The assistant feature is not enabled for this account");
 
     if (tool.onSession) {
-      const session = (await guarded(
-        run(ops.SESSION_ACCESS, { id: (args as { session_id: string }).session_id }),
-        "vizSession",
-      )) as AccessData["vizSession"];
+      const session = access.vizSession ?? null;
       if (!session) throw new McpFailure("FORBIDDEN", "The caller cannot access this session");
       if (tool.access === "owner" && !session.isOwner) throw new McpFailure("FORBIDDEN", "Only the session owner may modify this session");
       if (!session.ownerAvailable) throw new McpFailure("OWNER_UNAVAILABLE", "Session owner unavailable: the visualization was closed");

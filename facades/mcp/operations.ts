@@ -2,7 +2,7 @@
 
 export const CALLER = `query McpCaller { me { id assistantEnabled } }`;
 
-export const SESSION_ACCESS = `query McpSessionAccess($id: ID!) { vizSession(id: $id) { id isOwner ownerAvailable } }`;
+export const ACCESS = `query McpAccess($id: ID!) { me { id assistantEnabled } vizSession(id: $id) { id isOwner ownerAvailable } }`;
 
 export const LIST_SESSIONS = `query McpSessions { vizSessions(mine: true) {
   id createdAt ownerAvailable revision { id } dataset { id name } } }`;

@@ -131,7 +131,10 @@ export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
   const run: Run = { ix, root, budget: budgetOf(ix) };
   let sub: Sub;
   try {
-    sub = query.type === "Chain" ? fastChain(ix, root, query.chain as TraversalOp[], at("chain"), run.budget) : runLet(run, query, new Map(), "");
+    sub =
+      query.type === "Chain"
+        ? fastChain(ix, root, query.chain as TraversalOp[], at("chain"), run.budget)
+        : runLet(run, query, new Map(), "");
   } catch (error) {
     if (error instanceof DenseQuery) return null;
     throw error;

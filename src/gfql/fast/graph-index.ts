@@ -73,7 +73,13 @@ function lookedUp(lookup: IdLookup, edges: pl.DataFrame, column: string): Int32A
 }
 
 /** Node row of each value of `column` in `edges`, or null when some endpoint is null or not a node. */
-function endpointRows(nodes: pl.DataFrame, nodeId: string, edges: pl.DataFrame, column: string, lookup: IdLookup | null): Int32Array | null {
+function endpointRows(
+  nodes: pl.DataFrame,
+  nodeId: string,
+  edges: pl.DataFrame,
+  column: string,
+  lookup: IdLookup | null,
+): Int32Array | null {
   if (lookup !== null) return lookedUp(lookup, edges, column);
   const joined = edges
     .lazy()
