@@ -2,6 +2,7 @@
 
 import pl from "nodejs-polars";
 import type { EdgeOp, NodeOp, TraversalOp } from "./ast.ts";
+import { idsKnownUnique } from "./fast/graph-index.ts";
 import { cannotFailAtRun, filterExpr } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
 import {
@@ -231,7 +232,7 @@ export function rowsAtMost(g: GfqlGraph): number {
 
 /** Whether the node id column holds no null and no repeated value. */
 function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
-  if (knownUnique.has(nodes)) return true;
+  if (knownUnique.has(nodes) || idsKnownUnique(nodes, nodeId)) return true;
   // one Series wrapper: each polars wrapper object (Series, Expr) costs a few tenths of a millisecond to build
   const ids = nodes.getColumn(nodeId);
   return ids.nullCount() === 0 && ids.nUnique() === nodes.height;

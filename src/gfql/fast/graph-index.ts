@@ -160,5 +160,14 @@ export function graphIndex(key: Key, edges: pl.DataFrame, force = false): GraphI
   if (!force && !(kept.has(edges) && kept.has(key.nodes))) return null;
   const index = build(key, edges);
   built.set(edges, { key, index });
+  if (index !== null) uniqueIds.set(key.nodes, (uniqueIds.get(key.nodes) ?? new Set()).add(key.nodeId));
   return index;
+}
+
+/** Node tables an index was built for, by their id column: their ids are known unique and non-null. */
+const uniqueIds = new WeakMap<pl.DataFrame, Set<string>>();
+
+/** Whether an index was built over `nodes` with `nodeId` as the id (which it checked to be unique and non-null). */
+export function idsKnownUnique(nodes: pl.DataFrame, nodeId: string): boolean {
+  return uniqueIds.get(nodes)?.has(nodeId) ?? false;
 }
