@@ -7,7 +7,7 @@ import { normalize, type Step } from "../chain.ts";
 import { checkRows } from "../limits.ts";
 import type { GraphIndex } from "./graph-index.ts";
 import { type RowFilter, rowFilter } from "./row-filter.ts";
-import { Layer, type RowSet, RowSetBuilder } from "./row-sets.ts";
+import { Layer, RowListBuilder, type RowSet, RowSetBuilder } from "./row-sets.ts";
 
 /** Part of the indexed graph: its node rows and edge rows (null: every edge of the table). */
 export type Sub = { nodes: RowSet; edges: RowSet | null };
@@ -131,11 +131,11 @@ function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wav
   return { layers, fronts, reached: reached.done() };
 }
 
-type Backward = { edges: RowSetBuilder; touched: RowSetBuilder | null; starts: RowSet };
+type Backward = { edges: RowListBuilder; touched: RowSetBuilder | null; starts: RowSet };
 
 /** Keeps the hop-k edges on a walk from the wavefront to a target whose length is within the hop bounds. */
 function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet): Backward {
-  const edges = new RowSetBuilder(ix.edgeCount);
+  const edges = new RowListBuilder();
   const touched = op.maxHops === 1 ? null : new RowSetBuilder(ix.nodeCount);
   let good: RowSet | null = null;
   for (let k = fwd.layers.length; k >= 0; k--) {
@@ -154,7 +154,7 @@ function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet):
         const b = layer.b[i] as number;
         if (g[b] !== 1) continue;
         const a = layer.a[i] as number;
-        edges.add(layer.e[i] as number);
+        edges.push(layer.e[i] as number);
         next.add(a);
         touched?.add(a);
         touched?.add(b);
@@ -189,7 +189,7 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
 
   // Backward pass, then the union of what each step keeps.
   const nodes = new RowSetBuilder(ix.nodeCount);
-  const edges = new RowSetBuilder(ix.edgeCount);
+  const edges = new RowListBuilder();
   let needed: RowSet | null = null;
   for (let i = steps.length - 1; i >= 0; i--) {
     const step = steps[i] as Step;
@@ -208,10 +208,10 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
       needed = pruned;
     } else {
       const back = hopBackward(ix, hops[i] as Forward, step.op as EdgeOp, needed as RowSet);
-      edges.addAll(back.edges.done());
+      edges.pushAll(back.edges.done(ix.edgeCount));
       if (back.touched !== null) nodes.addAll(back.touched.done());
       needed = back.starts;
     }
   }
-  return { nodes: nodes.done(), edges: edges.done() };
+  return { nodes: nodes.done(), edges: edges.done(ix.edgeCount) };
 }

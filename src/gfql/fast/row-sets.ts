@@ -1,6 +1,7 @@
 // Sets of node or edge rows of an indexed graph: a 0/1 mask over the table for membership, and the list of rows.
 
-export type RowSet = { mask: Uint8Array; list: Int32Array; size: number };
+/** `sorted`: the list is ascending (and its mask is built only when asked for). */
+export type RowSet = { readonly mask: Uint8Array; list: Int32Array; size: number; sorted?: true };
 
 const NO_ROWS = new Uint8Array(0);
 
@@ -39,8 +40,52 @@ export class RowSetBuilder {
   }
 }
 
+/**
+ * Collects rows that may repeat (edge rows, from tables far larger than a query's answer): sorted and made
+ * distinct once, at the end, with no mask over the whole table unless one is asked for.
+ */
+export class RowListBuilder {
+  private list = new Int32Array(64);
+  private size = 0;
+
+  push(row: number): void {
+    if (this.size === this.list.length) {
+      const grown = new Int32Array(this.list.length * 2);
+      grown.set(this.list);
+      this.list = grown;
+    }
+    this.list[this.size++] = row;
+  }
+
+  pushAll(set: RowSet): void {
+    for (let i = 0; i < set.size; i++) this.push(set.list[i] as number);
+  }
+
+  /** The distinct rows, ascending, of a table of `capacity` rows. */
+  done(capacity: number): RowSet {
+    const rows = this.list.subarray(0, this.size).sort();
+    let n = 0;
+    for (let i = 0; i < rows.length; i++) if (n === 0 || rows[i] !== rows[n - 1]) rows[n++] = rows[i] as number;
+    const list = rows.slice(0, n);
+    let mask: Uint8Array | undefined;
+    return {
+      list,
+      size: n,
+      sorted: true,
+      get mask() {
+        if (mask === undefined) {
+          mask = new Uint8Array(capacity);
+          for (let i = 0; i < n; i++) mask[list[i] as number] = 1;
+        }
+        return mask;
+      },
+    };
+  }
+}
+
 /** The rows in ascending order (the tables' own order): a scan of the mask for large sets, a sort for small. */
 export function ascending(set: RowSet): Int32Array {
+  if (set.sorted) return set.list.slice(0, set.size);
   if (set.size > set.mask.length / 32) {
     const out = new Int32Array(set.size);
     let n = 0;
