@@ -39,8 +39,14 @@ describe("query pool", () => {
   it("stops a running job, skips a queued one past its limit, and still answers the rest", async () => {
     const pool = createQueryPool({ size: 1, timeoutMs: 60_000, cacheBytes: 64 << 20 });
     try {
-      const walk = [{ type: "Node", filter_dict: { id: 0 } }, { type: "Edge", direction: "forward", to_fixed_point: true }];
-      const quick = [{ type: "Node", filter_dict: { id: { type: "LT", val: 10 } } }, { type: "Edge", direction: "forward" }];
+      const walk = [
+        { type: "Node", filter_dict: { id: 0 } },
+        { type: "Edge", direction: "forward", to_fixed_point: true },
+      ];
+      const quick = [
+        { type: "Node", filter_dict: { id: { type: "LT", val: 10 } } },
+        { type: "Edge", direction: "forward" },
+      ];
       const started = performance.now();
       const slow = pool.run(job(walk, 1_500));
       const queuedShort = pool.run(job(quick, 300));
