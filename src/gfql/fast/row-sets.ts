@@ -5,6 +5,13 @@ export type RowSet = { readonly mask: Uint8Array; list: Int32Array; size: number
 
 const NO_ROWS = new Uint8Array(0);
 
+/** A list twice as long, holding the same rows first. */
+function doubled(list: Int32Array): Int32Array {
+  const grown = new Int32Array(list.length * 2);
+  grown.set(list);
+  return grown;
+}
+
 /** Collects distinct rows of a table of `capacity` rows. */
 export class RowSetBuilder {
   /** Allocated on the first row: an empty set's mask is empty (every lookup misses). */
@@ -22,11 +29,7 @@ export class RowSetBuilder {
     if (this.mask === NO_ROWS) this.mask = new Uint8Array(this.capacity);
     if (this.mask[row] === 1) return;
     this.mask[row] = 1;
-    if (this.size === this.list.length) {
-      const grown = new Int32Array(this.list.length * 2);
-      grown.set(this.list);
-      this.list = grown;
-    }
+    if (this.size === this.list.length) this.list = doubled(this.list);
     this.list[this.size++] = row;
   }
 
@@ -49,11 +52,7 @@ export class RowListBuilder {
   private size = 0;
 
   push(row: number): void {
-    if (this.size === this.list.length) {
-      const grown = new Int32Array(this.list.length * 2);
-      grown.set(this.list);
-      this.list = grown;
-    }
+    if (this.size === this.list.length) this.list = doubled(this.list);
     this.list[this.size++] = row;
   }
 
