@@ -48,7 +48,7 @@ export class RowSetBuilder {
  * distinct once, at the end, with no mask over the whole table unless one is asked for.
  */
 export class RowListBuilder {
-  private list = new Int32Array(64);
+  private list: Int32Array = new Int32Array(64);
   private size = 0;
 
   push(row: number): void {
