@@ -3,7 +3,8 @@
 // Each worker is handed up to PIPELINE jobs at once and runs them in order: when the main thread is busy (serving
 // many clients), a worker that finishes one query starts the next at once instead of waiting for the main thread
 // to hand it over. A job's time limit runs from when it is handed to a worker; a job that times out while still
-// queued in the worker is skipped there (the worker checks its deadline before starting it).
+// queued in the worker is skipped there (the worker checks its deadline before starting it), and should the
+// worker have started it just before its deadline, the thread is ended as soon as it says so.
 import { Worker } from "node:worker_threads";
 import { AppError, type AppErrorCode, isAppErrorCode } from "../../errors/app-error.ts";
 import type { QueryAnswer, QueryFailure, QueryJob } from "./run-query.ts";
@@ -20,8 +21,11 @@ const ENTRY = new URL("./worker-entry.ts", import.meta.url);
 
 export type QueryPool = ReturnType<typeof createQueryPool>;
 
-/** What the worker answers: the answer, a failure, or that the job's deadline had passed before it started. */
-export type WorkerReply = { id: number; answer?: QueryAnswer; failure?: QueryFailure; expired?: true };
+/**
+ * What the worker says of a job: that it starts it, its answer, a failure, or that the job's deadline had passed
+ * before it came to it.
+ */
+export type WorkerReply = { id: number; started?: true; answer?: QueryAnswer; failure?: QueryFailure; expired?: true };
 
 export function createQueryPool(options: { size: number; timeoutMs: number; cacheBytes?: number; maxIntermediateRows?: number }) {
   const slots: Slot[] = [];
@@ -77,6 +81,11 @@ export function createQueryPool(options: { size: number; timeoutMs: number; cach
 
   function settle(slot: Slot, reply: WorkerReply): void {
     const index = slot.inFlight.findIndex((f) => f.id === reply.id);
+    if (reply.started) {
+      // a job answered as timed out while queued, which the worker began just before its deadline: stop it
+      if (index < 0) replace(slot, slot.inFlight.splice(0));
+      return;
+    }
     if (index < 0) return; // timed out already
     const [done] = slot.inFlight.splice(index, 1) as [InFlight];
     clearTimeout(done.timer);

@@ -16,6 +16,7 @@ parentPort?.on("message", (message: { id: number; job: QueryJob; deadline: numbe
     parentPort?.postMessage({ id: message.id, expired: true } satisfies WorkerReply);
     return;
   }
+  parentPort?.postMessage({ id: message.id, started: true } satisfies WorkerReply);
   try {
     parentPort?.postMessage({ id: message.id, answer: runQuery(message.job, cache.read) });
   } catch (error) {
