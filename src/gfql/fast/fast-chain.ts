@@ -8,6 +8,7 @@ import { checkRows } from "../limits.ts";
 import type { GraphIndex } from "./graph-index.ts";
 import { type RowFilter, rowFilter } from "./row-filter.ts";
 import { Layer, RowListBuilder, type RowSet, RowSetBuilder } from "./row-sets.ts";
+import { candidateRows } from "./sorted-ranges.ts";
 
 /** Part of the indexed graph: its node rows and edge rows (null: every edge of the table). */
 export type Sub = { nodes: RowSet; edges: RowSet | null };
@@ -41,6 +42,18 @@ function compile(ix: GraphIndex, steps: Step[]): Array<RowFilter | null | EdgeTe
 }
 
 type Forward = { layers: Layer[]; fronts: RowSet[]; reached: RowSet };
+
+/**
+ * The base's nodes that may pass a first Node step's filter, found through a numeric range of it (sorted-ranges.ts),
+ * or null when the filter has none narrow enough. Only `list` and `size` are set: `keep` reads nothing else.
+ */
+function narrowed(ix: GraphIndex, base: Sub, filter: NodeOp["filter"]): RowSet | null {
+  const rows = candidateRows(ix.nodes, filter);
+  if (rows === null) return null;
+  const inBase = base.nodes.size === ix.nodeCount ? null : base.nodes.mask;
+  const list = inBase === null ? rows : rows.filter((r) => inBase[r] === 1);
+  return { list, size: list.length, mask: new Uint8Array(0) };
+}
 
 /** The rows of `set` that pass `filter` (all of them when there is none). */
 function keep(ix: GraphIndex, set: RowSet, filter: RowFilter | null): RowSet {
@@ -124,10 +137,13 @@ function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wav
     front = next.done();
     fronts.push(front);
   }
-  const reached = new RowSetBuilder(ix.nodeCount, wave.size);
-  fronts.forEach((f, k) => {
-    if (k >= op.minHops) reached.addAll(f);
-  });
+  const inRange = fronts.filter((_, k) => k >= op.minHops);
+  if (inRange.length === 1) return { layers, fronts, reached: inRange[0] as RowSet };
+  const reached = new RowSetBuilder(
+    ix.nodeCount,
+    inRange.reduce((n, f) => n + f.size, 0),
+  );
+  for (const f of inRange) reached.addAll(f);
   return { layers, fronts, reached: reached.done() };
 }
 
@@ -135,12 +151,14 @@ type Backward = { edges: RowListBuilder; touched: RowSetBuilder | null; starts: 
 
 /** Keeps the hop-k edges on a walk from the wavefront to a target whose length is within the hop bounds. */
 function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet): Backward {
-  const edges = new RowListBuilder();
-  const touched = op.maxHops === 1 ? null : new RowSetBuilder(ix.nodeCount);
+  const edges = new RowListBuilder(fwd.layers.reduce((n, layer) => n + layer.size, 0));
+  // a directed single hop takes each edge once; more hops, or both ways, may take one edge again
+  edges.distinct = op.maxHops === 1 && op.direction !== "undirected";
+  const touched = op.maxHops === 1 ? null : new RowSetBuilder(ix.nodeCount, edges.capacity);
   let good: RowSet | null = null;
   for (let k = fwd.layers.length; k >= 0; k--) {
-    const next = new RowSetBuilder(ix.nodeCount);
     const front = fwd.fronts[k];
+    const next = new RowSetBuilder(ix.nodeCount, (front?.size ?? 0) + (fwd.layers[k]?.size ?? 0));
     if (front !== undefined && k >= op.minHops && k <= (op.maxHops as number)) {
       for (let i = 0; i < front.size; i++) {
         const r = front.list[i] as number;
@@ -177,7 +195,7 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
   let wave: RowSet | null = null; // null: every node of the base (before the first step)
   steps.forEach(({ op, path }, i) => {
     if (op.type === "Node") {
-      wave = keep(ix, wave ?? base.nodes, tests[i] as RowFilter | null);
+      wave = keep(ix, wave ?? narrowed(ix, base, (op as NodeOp).filter) ?? base.nodes, tests[i] as RowFilter | null);
       hops.push(undefined);
     } else {
       const fwd = hopForward(ix, base, op as EdgeOp, tests[i] as EdgeTests, wave ?? base.nodes, path, budget);
@@ -188,8 +206,12 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
   });
 
   // Backward pass, then the union of what each step keeps.
-  const nodes = new RowSetBuilder(ix.nodeCount);
+  const nodes = new RowSetBuilder(
+    ix.nodeCount,
+    fronts.reduce((n, f) => n + f.size, 0),
+  );
   const edges = new RowListBuilder();
+  let edgeSteps = 0; // Edge steps that kept edges: rows of two of them may repeat
   let needed: RowSet | null = null;
   for (let i = steps.length - 1; i >= 0; i--) {
     const step = steps[i] as Step;
@@ -208,7 +230,10 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
       needed = pruned;
     } else {
       const back = hopBackward(ix, hops[i] as Forward, step.op as EdgeOp, needed as RowSet);
-      edges.pushAll(back.edges.done(ix.edgeCount));
+      if (back.edges.size > 0) {
+        edges.pushFrom(back.edges);
+        edges.distinct &&= back.edges.distinct && ++edgeSteps === 1;
+      }
       if (back.touched !== null) nodes.addAll(back.touched.done());
       needed = back.starts;
     }

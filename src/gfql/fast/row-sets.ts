@@ -1,7 +1,7 @@
 // Sets of node or edge rows of an indexed graph: a 0/1 mask over the table for membership, and the list of rows.
 
-/** `sorted`: the list is ascending (and its mask is built only when asked for). */
-export type RowSet = { readonly mask: Uint8Array; list: Int32Array; size: number; sorted?: true };
+/** `sorted`: the list is ascending; `lazyMask`: in no order, and the mask is built only when asked for. */
+export type RowSet = { readonly mask: Uint8Array; list: Int32Array; size: number; sorted?: true; lazyMask?: true };
 
 const NO_ROWS = new Uint8Array(0);
 
@@ -44,37 +44,59 @@ export class RowSetBuilder {
 }
 
 /**
- * Collects rows that may repeat (edge rows, from tables far larger than a query's answer): sorted and made
- * distinct once, at the end, with no mask over the whole table unless one is asked for.
+ * Collects edge rows (from tables far larger than a query's answer) without a mask over the whole table: rows
+ * that may repeat are sorted and made distinct once, at the end; rows known distinct are left as they came.
  */
 export class RowListBuilder {
-  private list: Int32Array = new Int32Array(64);
-  private size = 0;
+  private list: Int32Array;
+  size = 0;
+  /** Whether every row pushed so far is distinct; cleared by whoever pushes rows that may repeat. */
+  distinct = true;
+
+  constructor(expected = 64) {
+    this.list = new Int32Array(Math.max(16, expected));
+  }
 
   push(row: number): void {
     if (this.size === this.list.length) this.list = doubled(this.list);
     this.list[this.size++] = row;
   }
 
-  pushAll(set: RowSet): void {
-    for (let i = 0; i < set.size; i++) this.push(set.list[i] as number);
+  /** Rows it holds room for before it grows. */
+  get capacity(): number {
+    return this.list.length;
   }
 
-  /** The distinct rows, ascending, of a table of `capacity` rows. */
+  /** Appends another builder's rows (distinct from these only if the caller knows so). */
+  pushFrom(other: RowListBuilder): void {
+    if (this.size + other.size > this.list.length) {
+      const grown = new Int32Array(Math.max(this.list.length * 2, this.size + other.size));
+      grown.set(this.list.subarray(0, this.size));
+      this.list = grown;
+    }
+    this.list.set(other.list.subarray(0, other.size), this.size);
+    this.size += other.size;
+  }
+
+  /** The distinct rows of a table of `capacity` rows (its mask built only when asked for). */
   done(capacity: number): RowSet {
-    const rows = this.list.subarray(0, this.size).sort();
-    let n = 0;
-    for (let i = 0; i < rows.length; i++) if (n === 0 || rows[i] !== rows[n - 1]) rows[n++] = rows[i] as number;
-    const list = rows.slice(0, n);
+    let list = this.list.subarray(0, this.size);
+    if (!this.distinct) {
+      list.sort();
+      let n = 0;
+      for (let i = 0; i < list.length; i++) if (n === 0 || list[i] !== list[n - 1]) list[n++] = list[i] as number;
+      list = list.subarray(0, n);
+    }
     let mask: Uint8Array | undefined;
+    const rows = list;
     return {
-      list,
-      size: n,
-      sorted: true,
+      list: rows,
+      size: rows.length,
+      ...(this.distinct ? { lazyMask: true as const } : { sorted: true as const }),
       get mask() {
         if (mask === undefined) {
           mask = new Uint8Array(capacity);
-          for (let i = 0; i < n; i++) mask[list[i] as number] = 1;
+          for (let i = 0; i < rows.length; i++) mask[rows[i] as number] = 1;
         }
         return mask;
       },
@@ -85,6 +107,7 @@ export class RowListBuilder {
 /** The rows in ascending order (the tables' own order): a scan of the mask for large sets, a sort for small. */
 export function ascending(set: RowSet): Int32Array {
   if (set.sorted) return set.list.slice(0, set.size);
+  if (set.lazyMask) return set.list.slice(0, set.size).sort();
   if (set.size > set.mask.length / 32) {
     const out = new Int32Array(set.size);
     let n = 0;

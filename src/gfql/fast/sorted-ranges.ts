@@ -1,0 +1,92 @@
+// Narrowing a whole-table filter by a range: a numeric column's non-null rows sorted by value (built once per
+// column and kept with the table), so `score < 10` finds its rows by binary search instead of testing every row.
+// The rows found are only candidates: the filter itself still tests each of them.
+
+import type pl from "nodejs-polars";
+import type { FilterDict, FilterValue, Predicate } from "../ast.ts";
+import { type ColumnData, columnData } from "./columns.ts";
+
+type NumberData = Extract<ColumnData, { kind: "number" }>;
+
+const orders = new WeakMap<NumberData, { rows: Int32Array; values: Float64Array }>();
+
+/** The column's non-null rows in ascending value order, with their values in the same order. */
+function sortedOf(data: NumberData): { rows: Int32Array; values: Float64Array } {
+  let sorted = orders.get(data);
+  if (sorted === undefined) {
+    const { values, nulls } = data;
+    const rows = Int32Array.from({ length: values.length }, (_, i) => i).filter((r) => nulls?.[r] !== 1);
+    rows.sort((a, b) => (values[a] as number) - (values[b] as number));
+    sorted = { rows, values: Float64Array.from(rows, (r) => values[r] as number) };
+    orders.set(data, sorted);
+  }
+  return sorted;
+}
+
+/** The first position whose value is >= t (`strict` false) or > t (`strict` true). */
+function lowerBound(values: Float64Array, t: number, strict: boolean): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = values[mid] as number;
+    if (strict ? v <= t : v < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+type Range = { low?: { t: number; strict: boolean }; high?: { t: number; strict: boolean } };
+
+function rangeOf(p: Predicate): Range | null {
+  const num = (v: unknown) => (typeof v === "number" ? v : null);
+  switch (p.type) {
+    case "GT":
+    case "GE": {
+      const t = num(p.val);
+      return t === null ? null : { low: { t, strict: p.type === "GT" } };
+    }
+    case "LT":
+    case "LE": {
+      const t = num(p.val);
+      return t === null ? null : { high: { t, strict: p.type === "LT" } };
+    }
+    case "EQ": {
+      const t = num(p.val);
+      return t === null ? null : { low: { t, strict: false }, high: { t, strict: false } };
+    }
+    case "Between": {
+      const [low, high] = [num(p.lower), num(p.upper)];
+      return low === null || high === null ? null : { low: { t: low, strict: !p.inclusive }, high: { t: high, strict: !p.inclusive } };
+    }
+    default:
+      return null;
+  }
+}
+
+function entryRange(value: FilterValue): Range | null {
+  if (value.kind === "eq") return typeof value.value === "number" ? rangeOf({ type: "EQ", val: value.value }) : null;
+  return value.kind === "predicate" ? rangeOf(value.predicate) : null;
+}
+
+/**
+ * Rows of `frame` that may pass `filter`, found through the narrowest numeric range among its entries; null when
+ * no entry is such a range or the narrowest still holds over a quarter of the table (a scan is then as fast).
+ */
+export function candidateRows(frame: pl.DataFrame, filter: FilterDict): Int32Array | null {
+  let best: Int32Array | null = null;
+  for (const [column, value] of Object.entries(filter)) {
+    const range = entryRange(value);
+    if (range === null || !frame.columns.includes(column)) continue;
+    const data = columnData(frame, column);
+    if (data?.kind !== "number") continue;
+    // a negative operand on an unsigned column is left to polars (see row-filter.ts)
+    if ((range.low && data.unsigned && range.low.t < 0) || (range.high && data.unsigned && range.high.t < 0)) continue;
+    const sorted = sortedOf(data);
+    const lo = range.low ? lowerBound(sorted.values, range.low.t, range.low.strict) : 0;
+    const hi = range.high ? lowerBound(sorted.values, range.high.t, !range.high.strict) : sorted.values.length;
+    const rows = sorted.rows.subarray(lo, Math.max(lo, hi));
+    if (best === null || rows.length < best.length) best = rows;
+  }
+  return best !== null && best.length <= frame.height / 4 ? best : null;
+}
