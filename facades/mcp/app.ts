@@ -24,7 +24,13 @@ export type McpFacadeOptions = {
   onUnexpected(error: unknown): void;
 };
 
-type Entry = { transport: WebStandardStreamableHTTPServerTransport; server: McpServer; lastSeen: number };
+type Entry = {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: McpServer;
+  lastSeen: number;
+  /** The request the checks and tools run their operations with, for the credential last used on this session. */
+  carrier?: { authorization: string; request: Request };
+};
 
 type AccessData = {
   me: { id: number; assistantEnabled: boolean } | null;
@@ -33,6 +39,16 @@ type AccessData = {
 
 /** The SDK insists on Accept and Content-Type headers that plain HTTP clients often leave out. */
 function forTransport(request: Request): Request {
+  const accept = request.headers.get("accept") ?? "";
+  const sse = accept.includes("text/event-stream");
+  if (request.method === "GET" && sse) return request;
+  if (
+    request.method === "POST" &&
+    sse &&
+    accept.includes("application/json") &&
+    request.headers.get("content-type")?.includes("application/json")
+  )
+    return request; // the body was read already: the transport is given it parsed
   const headers = new Headers(request.headers);
   if (request.method === "POST") {
     headers.set("accept", "application/json, text/event-stream");
@@ -184,12 +200,16 @@ export function createMcpFacade(options: McpFacadeOptions) {
   }
 
   /** Credential, tool, arguments, account switch, session access and owner presence, in that order. */
-  async function check(request: Request, message: JsonRpcRequest, clientAddress: string): Promise<CheckedCall> {
+  async function check(entry: Entry, request: Request, message: JsonRpcRequest, clientAddress: string): Promise<CheckedCall> {
     const authorization = request.headers.get("authorization");
     if (!authorization?.trim())
       throw new McpFailure("UNAUTHENTICATED", "Missing credential: send Authorization: Bearer <KEY_ID>:<KEY> or Bearer <JWT>");
     // Only the credential travels on: the tool endpoint never acts on a browser's cookie.
-    const carrier = new Request(request.url, { method: "POST", headers: { authorization, "content-type": "application/json" } });
+    if (entry.carrier?.authorization !== authorization) {
+      const headers = { authorization, "content-type": "application/json" };
+      entry.carrier = { authorization, request: new Request(request.url, { method: "POST", headers }) };
+    }
+    const carrier = entry.carrier.request;
     // one scope for the checks and the tool's own operation: the caller and the session are read once
     const scope = {};
     const run: RunOperation = (document, variables) => options.execute({ document, variables, request: carrier, clientAddress, scope });
@@ -224,7 +244,7 @@ export function createMcpFacade(options: McpFacadeOptions) {
 
   async function callTool(entry: Entry, request: Request, message: JsonRpcRequest, clientAddress: string): Promise<Response> {
     const id = message.id ?? null;
-    const call = await check(request, message, clientAddress).catch((error: unknown) => {
+    const call = await check(entry, request, message, clientAddress).catch((error: unknown) => {
       if (error instanceof McpFailure) return error;
       throw error;
     });
