@@ -7,7 +7,7 @@ import { normalize, type Step } from "../chain.ts";
 import { checkRows } from "../limits.ts";
 import type { GraphIndex } from "./graph-index.ts";
 import { type RowFilter, rowFilter } from "./row-filter.ts";
-import { Layer, RowListBuilder, type RowSet, RowSetBuilder } from "./row-sets.ts";
+import { Layer, RowListBuilder, type RowSet, RowSetBuilder, scratch } from "./row-sets.ts";
 import { candidateRows } from "./sorted-ranges.ts";
 
 /** Part of the indexed graph: its node rows and edge rows (null: every edge of the table). */
@@ -58,7 +58,7 @@ function narrowed(ix: GraphIndex, base: Sub, filter: NodeOp["filter"]): RowSet |
 /** The rows of `set` that pass `filter` (all of them when there is none). */
 function keep(ix: GraphIndex, set: RowSet, filter: RowFilter | null): RowSet {
   if (filter === null) return set;
-  const pass = new Uint8Array(set.size).fill(1);
+  const pass = scratch.uint8(set.size).fill(1);
   filter(set.list, set.size, pass);
   const kept = new RowSetBuilder(ix.nodeCount, set.size);
   for (let i = 0; i < set.size; i++) if (pass[i] === 1) kept.add(set.list[i] as number);
@@ -83,8 +83,8 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
   budget.left -= total;
   if (budget.left < 0) throw new DenseQuery();
   const layer = new Layer(total);
-  const slots = new Int32Array(total);
-  const pass = new Uint8Array(total).fill(1);
+  const slots = scratch.int32(total);
+  const pass = scratch.uint8(total).fill(1);
   // one block per direction: adjacency positions, the node left from and the one arrived at
   const block = (start: Int32Array, far: Int32Array, offset: number, skipLoops: boolean): number => {
     let m = offset;

@@ -9,7 +9,7 @@ import { letOrder } from "../let-order.ts";
 import { checkRows } from "../limits.ts";
 import { type Budget, DenseQuery, fastChain, type Sub } from "./fast-chain.ts";
 import { type GraphIndex, graphIndex } from "./graph-index.ts";
-import { allRows, ascending, type RowSet } from "./row-sets.ts";
+import { allRows, ascending, type RowSet, scratch } from "./row-sets.ts";
 
 /** What a query keeps: counts at once, and the rows in ascending order (the tables' own) when read. */
 export type FastRows = { nodeCount: number; edgeCount: number; nodeRows(): Int32Array; edgeRows(): Int32Array };
@@ -128,6 +128,8 @@ export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
     root = { nodes: allRows(ix.nodeCount), edges: null };
     roots.set(ix, root);
   }
+  scratch.reset();
+  const epoch = scratch.epoch;
   const run: Run = { ix, root, budget: budgetOf(ix) };
   let sub: Sub;
   try {
@@ -143,6 +145,8 @@ export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
   const rows = (set: RowSet | null, n: number) => {
     let sorted: Int32Array | undefined;
     return () => {
+      // the sets live in scratch memory, which the next query hands out again
+      if (sorted === undefined && scratch.epoch !== epoch) throw new Error("fast-path rows read after another query ran");
       sorted ??= set === null ? every(n) : ascending(set);
       return sorted;
     };

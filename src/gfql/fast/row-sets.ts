@@ -5,9 +5,57 @@ export type RowSet = { readonly mask: Uint8Array; list: Int32Array; size: number
 
 const NO_ROWS = new Uint8Array(0);
 
+/**
+ * Scratch memory for one query's sets and layers: views into buffers kept from query to query, so that a query
+ * does not allocate (and the collector free) a dozen arrays the size of the node table. `reset` at the start of
+ * each query hands the same memory out again; nothing taken from it may be read after the next reset.
+ */
+class Scratch {
+  private ints = new Int32Array(1 << 16);
+  private intsUsed = 0;
+  private bytes = new Uint8Array(1 << 18);
+  private bytesUsed = 0;
+  /** Counts resets, so that a reader can tell its rows were handed out again. */
+  epoch = 0;
+
+  reset(): void {
+    // a buffer grown for one very large query is not kept for every later one
+    if (this.ints.length > 1 << 24) this.ints = new Int32Array(1 << 16);
+    if (this.bytes.length > 1 << 26) this.bytes = new Uint8Array(1 << 18);
+    this.intsUsed = 0;
+    this.bytesUsed = 0;
+    this.epoch++;
+  }
+
+  /** n ints, not cleared (every user writes before it reads). */
+  int32(n: number): Int32Array {
+    if (this.intsUsed + n > this.ints.length) {
+      // earlier views keep the old buffer alive; the new one serves from here on
+      this.ints = new Int32Array(Math.max(this.ints.length * 2, n));
+      this.intsUsed = 0;
+    }
+    const view = this.ints.subarray(this.intsUsed, this.intsUsed + n);
+    this.intsUsed += n;
+    return view;
+  }
+
+  /** n bytes, all 0. */
+  uint8(n: number): Uint8Array {
+    if (this.bytesUsed + n > this.bytes.length) {
+      this.bytes = new Uint8Array(Math.max(this.bytes.length * 2, n));
+      this.bytesUsed = 0;
+    }
+    const view = this.bytes.subarray(this.bytesUsed, this.bytesUsed + n);
+    this.bytesUsed += n;
+    return view.fill(0);
+  }
+}
+
+export const scratch = new Scratch();
+
 /** A list twice as long, holding the same rows first. */
 function doubled(list: Int32Array): Int32Array {
-  const grown = new Int32Array(list.length * 2);
+  const grown = scratch.int32(list.length * 2);
   grown.set(list);
   return grown;
 }
@@ -22,11 +70,11 @@ export class RowSetBuilder {
 
   constructor(capacity: number, expected = 16) {
     this.capacity = capacity;
-    this.list = new Int32Array(Math.max(16, Math.min(expected, capacity)));
+    this.list = scratch.int32(Math.max(16, Math.min(expected, capacity)));
   }
 
   add(row: number): void {
-    if (this.mask === NO_ROWS) this.mask = new Uint8Array(this.capacity);
+    if (this.mask === NO_ROWS) this.mask = scratch.uint8(this.capacity);
     if (this.mask[row] === 1) return;
     this.mask[row] = 1;
     if (this.size === this.list.length) this.list = doubled(this.list);
@@ -54,7 +102,7 @@ export class RowListBuilder {
   distinct = true;
 
   constructor(expected = 64) {
-    this.list = new Int32Array(Math.max(16, expected));
+    this.list = scratch.int32(Math.max(16, expected));
   }
 
   push(row: number): void {
@@ -70,7 +118,7 @@ export class RowListBuilder {
   /** Appends another builder's rows (distinct from these only if the caller knows so). */
   pushFrom(other: RowListBuilder): void {
     if (this.size + other.size > this.list.length) {
-      const grown = new Int32Array(Math.max(this.list.length * 2, this.size + other.size));
+      const grown = scratch.int32(Math.max(this.list.length * 2, this.size + other.size));
       grown.set(this.list.subarray(0, this.size));
       this.list = grown;
     }
@@ -95,7 +143,7 @@ export class RowListBuilder {
       ...(this.distinct ? { lazyMask: true as const } : { sorted: true as const }),
       get mask() {
         if (mask === undefined) {
-          mask = new Uint8Array(capacity);
+          mask = scratch.uint8(capacity);
           for (let i = 0; i < rows.length; i++) mask[rows[i] as number] = 1;
         }
         return mask;
@@ -134,9 +182,9 @@ export class Layer {
   size: number;
 
   constructor(capacity: number) {
-    this.e = new Int32Array(capacity);
-    this.a = new Int32Array(capacity);
-    this.b = new Int32Array(capacity);
+    this.e = scratch.int32(capacity);
+    this.a = scratch.int32(capacity);
+    this.b = scratch.int32(capacity);
     this.size = capacity;
   }
 }
