@@ -33,7 +33,7 @@ type Entry = {
 };
 
 type AccessData = {
-  me: { id: number; assistantEnabled: boolean } | null;
+  caller: { id: number; assistantEnabled: boolean } | null;
   vizSession?: { id: string; isOwner: boolean; ownerAvailable: boolean } | null;
 };
 
@@ -224,8 +224,8 @@ export function createMcpFacade(options: McpFacadeOptions) {
     const sessionId = tool?.onSession && argsOk && !problem ? String((args as { session_id: string }).session_id) : undefined;
     let access = (await guarded(sessionId === undefined ? run(ops.CALLER) : run(ops.ACCESS, { id: sessionId }))) as AccessData;
     // A session the caller may not see fails the whole operation (vizSession is non-null): ask for the caller alone.
-    if (sessionId !== undefined && !access.me) access = { ...((await guarded(run(ops.CALLER))) as AccessData), vizSession: null };
-    const me = access.me ?? null;
+    if (sessionId !== undefined && !access.caller) access = { ...((await guarded(run(ops.CALLER))) as AccessData), vizSession: null };
+    const me = access.caller ?? null;
     if (!me) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
 
     if (!tool) throw new McpFailure("METHOD_NOT_FOUND", `Unknown tool: ${JSON.stringify(params.name)}`);

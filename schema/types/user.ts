@@ -1,6 +1,6 @@
 // User: the signed-in account (`me`) and, for admins, user administration.
 import { organizationsOf } from "../../src/accounts/organizations.ts";
-import { readOnce } from "../../src/auth/viewer.ts";
+import { readOnce, type Viewer } from "../../src/auth/viewer.ts";
 import { AppError } from "../../src/errors/app-error.ts";
 import { builder } from "../builder.ts";
 import { defined, pageArgs } from "../inputs.ts";
@@ -64,7 +64,25 @@ const UpdateUserInput = builder.inputType("UpdateUserInput", {
   }),
 });
 
+/** The authenticated principal, from the credential's check alone (no read of the account). */
+const CallerRef = builder.objectRef<Viewer>("Caller").implement({
+  description:
+    "Who is calling, as authenticated: account state is cached up to AUTH_CACHE_SECONDS (a change made on this instance applies at once).",
+  fields: (t) => ({
+    id: t.int({ resolve: (v) => v.userId }),
+    username: t.exposeString("username"),
+    isAdmin: t.exposeBoolean("isAdmin"),
+    assistantEnabled: t.exposeBoolean("assistantEnabled", { description: "Whether the tool endpoint (/mcp) is on for this account." }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  caller: t.field({
+    type: CallerRef,
+    nullable: true,
+    description: "The authenticated caller without a read of the account (see me for the account record); null without credentials.",
+    resolve: (_root, _args, ctx) => ctx.viewer(),
+  }),
   me: t.field({
     type: UserRef,
     nullable: true,

@@ -10,7 +10,14 @@ import type { Viewer } from "./viewer.ts";
 
 const UNKNOWN_KEY_HASH = "0".repeat(64);
 
-type UserState = { id: number; username: string; isAdmin: boolean; isActive: boolean; tokensValidAfter: number };
+type UserState = {
+  id: number;
+  username: string;
+  isAdmin: boolean;
+  isActive: boolean;
+  assistantEnabled: boolean;
+  tokensValidAfter: number;
+};
 type KeyState = { id: string; userId: number; secretHash: string; revoked: boolean };
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
@@ -25,7 +32,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     if (cached !== undefined) return cached;
     const row = await db.user.findUnique({
       where: { id },
-      select: { id: true, username: true, isAdmin: true, isActive: true, tokensValidAfter: true },
+      select: { id: true, username: true, isAdmin: true, isActive: true, assistantEnabled: true, tokensValidAfter: true },
     });
     const state = row ? { ...row, tokensValidAfter: Math.floor(row.tokensValidAfter.getTime() / 1000) } : null;
     users.set(String(id), state);
@@ -73,6 +80,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
         userId: user.id,
         username: user.username,
         isAdmin: user.isAdmin,
+        assistantEnabled: user.assistantEnabled,
         via: "jwt",
         keyId: claims.keyId,
         loginAt: claims.loginAt,
@@ -81,7 +89,16 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     }
     const { key, user } = await checkKey(credential.keyId, credential.secret);
     const loginAt = Math.floor(Date.now() / 1000);
-    return { userId: user.id, username: user.username, isAdmin: user.isAdmin, via: "key", keyId: key.id, loginAt, org: undefined };
+    return {
+      userId: user.id,
+      username: user.username,
+      isAdmin: user.isAdmin,
+      assistantEnabled: user.assistantEnabled,
+      via: "key",
+      keyId: key.id,
+      loginAt,
+      org: undefined,
+    };
   }
 
   /** The viewer for a header: null when absent, UNAUTHENTICATED when present but not valid. */
@@ -102,6 +119,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
       userId: user.id,
       username: user.username,
       isAdmin: user.isAdmin,
+      assistantEnabled: user.assistantEnabled,
       via: "cookie",
       keyId: undefined,
       loginAt: Math.floor(Date.now() / 1000),

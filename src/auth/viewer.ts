@@ -3,6 +3,12 @@ export type Viewer = {
   userId: number;
   username: string;
   isAdmin: boolean;
+  /**
+   * Whether the account may use the tool endpoint, as the account stood when authenticated: account state is
+   * cached like the rest of it (a change made in this process applies at once, one made elsewhere, from the
+   * command line or another instance, within AUTH_CACHE_SECONDS).
+   */
+  assistantEnabled: boolean;
   via: "jwt" | "key" | "cookie";
   keyId: string | undefined;
   /** Seconds since the epoch of the original login. */

@@ -50,7 +50,8 @@ describe("tool endpoint errors and transport sessions over raw HTTP", () => {
 
   beforeAll(async () => {
     // A 1 s idle expiry and a 1 ms tool time limit: every check here happens before a tool would run.
-    world = await createMcpWorld({ MCP_IDLE_SECONDS: "1", MCP_TOOL_TIMEOUT_MS: "1" });
+    // account state is cached for a second here, so a change made from the command line shows within it
+    world = await createMcpWorld({ MCP_IDLE_SECONDS: "1", MCP_TOOL_TIMEOUT_MS: "1", AUTH_CACHE_SECONDS: "1" });
     closePage = await world.openOwnerPage();
   });
   afterAll(async () => {
@@ -118,11 +119,39 @@ describe("tool endpoint errors and transport sessions over raw HTTP", () => {
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
       expect(await main(["user", "assistant", "--username", "bob", "--off"], loadConfig({ ...world.env, LOG_LEVEL: "silent" }))).toBe(0);
+      // the command line is another process's change: the server sees it once its cached account state expires
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
       expectFailure(await callTool("get_session_info", { session_id: world.sessionId }, `Bearer ${world.keys.bob}`), 403, -32003);
       expect(await main(["user", "assistant", "--username", "bob", "--on"], loadConfig({ ...world.env, LOG_LEVEL: "silent" }))).toBe(0);
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      expect((await callTool("get_session_info", { session_id: world.sessionId }, `Bearer ${world.keys.bob}`)).status).toBe(200);
     } finally {
       log.mockRestore();
     }
+  });
+
+  it("403 -32003 at once when an administrator switches the feature off on this instance", async () => {
+    const bob = await world.gql<{ users: { items: Array<{ id: number; username: string }> } }>(
+      `query { users(limit: 100) { items { id username } } }`,
+      {},
+      world.tokens.admin,
+    );
+    const id = bob.data?.users.items.find((u) => u.username === "bob")?.id;
+    const set = (on: boolean) =>
+      world.gql(
+        `mutation($id: Int!, $on: Boolean) { updateUser(id: $id, input: { assistantEnabled: $on }) { id } }`,
+        { id, on },
+        world.tokens.admin,
+      );
+    // a call first, so that bob's account state is cached
+    expect((await callTool("get_session_info", { session_id: world.sessionId }, `Bearer ${world.keys.bob}`)).status).toBe(200);
+    await set(false);
+    try {
+      expectFailure(await callTool("get_session_info", { session_id: world.sessionId }, `Bearer ${world.keys.bob}`), 403, -32003);
+    } finally {
+      await set(true);
+    }
+    expect((await callTool("get_session_info", { session_id: world.sessionId }, `Bearer ${world.keys.bob}`)).status).toBe(200);
   });
 
   it("403 -32002: a reader calling an owner tool, and someone with no access at all", async () => {
