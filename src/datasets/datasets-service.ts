@@ -12,6 +12,7 @@ import { linkTable, readTable, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
+import type { DatasetRows } from "./dataset-rows.ts";
 import { planDirectUpload } from "./direct-options.ts";
 import { normalizeEncodings } from "./encodings.ts";
 import { hypergraph, readHypergraphOptions } from "./hypergraph.ts";
@@ -63,6 +64,8 @@ export function createDatasetService(deps: {
   decompress: DecompressLimits;
   /** Sharing mode new datasets start in. */
   defaultSharingMode: string;
+  /** Rows live sessions keep for a second: told of every change made here. */
+  datasetRows: DatasetRows;
 }) {
   const { db, blobs, files } = deps;
 
@@ -185,6 +188,7 @@ export function createDatasetService(deps: {
         ...extra,
       },
     });
+    deps.datasetRows.forget(record.id);
     if (record.dataVersion && record.dataVersion !== updated.dataVersion)
       await blobs.remove(["datasets", record.id, "tables", record.dataVersion]);
     return toDatasetRecord(updated);
@@ -225,6 +229,7 @@ export function createDatasetService(deps: {
     } catch (error) {
       // Nothing half-made stays behind: a dataset whose tables cannot be built is not created.
       await db.dataset.delete({ where: { id: created.id } }).catch(() => {});
+      deps.datasetRows.forget(created.id);
       await blobs.remove(["datasets", created.id]);
       throw error;
     }
@@ -244,6 +249,7 @@ export function createDatasetService(deps: {
   async function remove(viewer: Viewer, id: string): Promise<boolean> {
     await row(viewer, id);
     await db.dataset.delete({ where: { id } });
+    deps.datasetRows.forget(id);
     // The dataset's own tables go; the files it was made from stay.
     await blobs.remove(["datasets", id]);
     return true;

@@ -11,6 +11,7 @@ import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
+import { createDatasetRows } from "../datasets/dataset-rows.ts";
 import { createDatasetService } from "../datasets/datasets-service.ts";
 import { createFileService } from "../files/files-service.ts";
 import { createGfqlService } from "../gfql/surface/gfql-service.ts";
@@ -65,7 +66,8 @@ export async function createServices(config: Config, logger: Logger) {
     decompress,
     onTimings: (timings) => logger.debug("upload", timings),
   });
-  const sessions = createVizSessionService({ db, blobs, pubsub });
+  const datasetRows = createDatasetRows(db);
+  const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows });
   const datasets = createDatasetService({
     db,
     blobs,
@@ -73,6 +75,7 @@ export async function createServices(config: Config, logger: Logger) {
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     defaultSharingMode: config.defaultSharingMode,
+    datasetRows,
   });
   const queryPool = createQueryPool({
     size: config.gfqlWorkers,

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { readOnce, type Viewer } from "../auth/viewer.ts";
+import type { DatasetRows } from "../datasets/dataset-rows.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
@@ -20,14 +21,16 @@ export type VizSessionEvent = { kind: "REVISION" | "LAYOUT" | "COLLECTIONS"; ses
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
 
-export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub: PubSub }) {
-  const { db, blobs, pubsub } = deps;
+export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub: PubSub; datasetRows: DatasetRows }) {
+  const { db, blobs, pubsub, datasetRows } = deps;
 
+  /** The session row (read afresh: owner presence) with its dataset's row (kept up to a second, dataset-rows.ts). */
   async function lookUp(viewer: Viewer, id: string) {
-    const session = await db.vizSession.findUnique({ where: { id }, include: { dataset: true } });
+    const row = await db.vizSession.findUnique({ where: { id } });
+    const dataset = row && (await datasetRows.get(row.datasetId));
     // A session of a dataset the caller may not view reads exactly like a missing one.
-    if (!session || !(await canViewDataset(db, viewer, session.dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
-    return session;
+    if (!row || !dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
+    return { ...row, dataset };
   }
 
   /** The session with its dataset, if the viewer may see it (read once per scope: see readOnce). */
@@ -129,7 +132,9 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     if (!dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no dataset with id ${datasetId}`);
     if (dataset.authorId !== viewer.userId && !viewer.isAdmin)
       throw new AppError("FORBIDDEN", "only the dataset's owner may change its sharing");
-    return db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
+    const updated = await db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
+    datasetRows.forget(datasetId);
+    return updated;
   }
 
   return { open, get, list, setLayout, layout, ownerPresence, share };
