@@ -1,7 +1,7 @@
 // bench/mcp: latency of the /mcp tool endpoint on a 1M-edge dataset: query_graph (shape of a 1-hop chain, and nodes of
 // a 2-hop chain) and create_collection, with 1 and 16 concurrent clients, each on its own transport session with a
 // personal key, while the owner's page (a graphql-ws subscription) keeps the session open. Prints p50 and p99.
-// Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 10).
+// Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40).
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import os from "node:os";
@@ -10,7 +10,7 @@ import { createClient } from "graphql-ws";
 import { edgeTable, startBenchServer, writeAs } from "./lib.ts";
 
 const EDGES = Number(process.argv[2] ?? 1_000_000);
-const CALLS_AT_16 = Number(process.argv[3] ?? 10);
+const CALLS_AT_16 = Number(process.argv[3] ?? 40);
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-mcp-"));
 const bench = await startBenchServer(path.join(work, "data"));
 const url = `${bench.server.url}/mcp`;
