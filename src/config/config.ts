@@ -114,7 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret: nonEmpty(env, "JWT_SECRET"),
     tokenTtlSeconds: int(env, "TOKEN_TTL_SECONDS", 3600, 1),
     refreshWindowSeconds: int(env, "TOKEN_REFRESH_WINDOW_SECONDS", 86_400, 1),
-    authCacheSeconds: int(env, "AUTH_CACHE_SECONDS", 30),
+    authCacheSeconds: int(env, "AUTH_CACHE_SECONDS", 1),
     maxJsonBodyBytes: int(env, "MAX_JSON_BODY_BYTES", 1_048_576, 1),
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 10 * 1024 ** 3, 1),
     maxDecompressedBytes: int(env, "MAX_DECOMPRESSED_BYTES", 32 * 1024 ** 3, 1),
