@@ -115,8 +115,8 @@ function runLet(run: Run, query: LetQuery, outer: ReadonlyMap<string, Sub>, path
 
 const roots = new WeakMap<GraphIndex, Sub>();
 
-/** Edges a query may read through the index: an eighth of the table (never under 65,536). */
-const budgetOf = (ix: GraphIndex): Budget => ({ left: Math.max(ix.edgeCount / 8, 65_536) });
+/** Edges a query may read through the index: an eighth of the table (never under 16,384). */
+const budgetOf = (ix: GraphIndex): Budget => ({ left: Math.max(ix.edgeCount / 8, 16_384) });
 
 /**
  * Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps, or null when it would
