@@ -225,13 +225,13 @@ export function createMcpFacade(options: McpFacadeOptions) {
     let access = (await guarded(sessionId === undefined ? run(ops.CALLER) : run(ops.ACCESS, { id: sessionId }))) as AccessData;
     // A session the caller may not see fails the whole operation (vizSession is non-null): ask for the caller alone.
     if (sessionId !== undefined && !access.caller) access = { ...((await guarded(run(ops.CALLER))) as AccessData), vizSession: null };
-    const me = access.caller ?? null;
-    if (!me) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
+    const caller = access.caller ?? null;
+    if (!caller) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
 
     if (!tool) throw new McpFailure("METHOD_NOT_FOUND", `Unknown tool: ${JSON.stringify(params.name)}`);
     if (!argsOk) throw new McpFailure("INVALID_PARAMS", "arguments must be an object");
     if (problem) throw new McpFailure("INVALID_PARAMS", `Invalid params for ${tool.name}: ${problem}`);
-    if (!me.assistantEnabled) throw new McpFailure("ASSISTANT_DISABLED", "The assistant feature is not enabled for this account");
+    if (!caller.assistantEnabled) throw new McpFailure("ASSISTANT_DISABLED", "The assistant feature is not enabled for this account");
 
     if (tool.onSession) {
       const session = access.vizSession ?? null;
