@@ -1,18 +1,15 @@
 // Collections in graph.html against the real gateway: the owner creates one over GraphQL and a second viewer's
 // panel lists it within a second, paints its matches in its color, and restores the colors when it is hidden.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
-import { ADMIN, bearer, graphql, shareWith, signIn, uploadDataset } from "./harness/gateway-session.ts";
-import { buildGatewayPage, REPO_ROOT } from "./harness/page-build.ts";
+import type { ServerProcess } from "../helpers/server-process.ts";
+import { CHROMIUM, chromiumAvailable } from "./harness/browser.ts";
+import { ADMIN, bearer, graphql, shareWith, signIn } from "./harness/gateway-session.ts";
+import { ARTIFACTS, type PageGateway, startPageGateway } from "./harness/page-gateway.ts";
 import { differingPixels, pixelsNear } from "./harness/pixels.ts";
 
 const available = chromiumAvailable();
-const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "collections in graph.html" : `collections in graph.html (skipped: no Chromium at ${CHROMIUM})`;
 const CREATE = `mutation($i: CreateCollectionInput!) { createCollection(input: $i) { id name color matchCount nodeCount edgeCount } }`;
 
@@ -31,31 +28,19 @@ function ringLayout(count: number): Uint8Array<ArrayBuffer> {
 }
 
 describe.skipIf(!available)(title, () => {
+  let world: PageGateway | undefined;
   let server: ServerProcess;
   let browser: Browser;
-  let dataDir = "";
   let datasetId = "";
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // The gateway serves web/dist: build the page there, as `npm run build:web` does.
-    await buildGatewayPage();
-    dataDir = mkdtempSync(join(tmpdir(), "collections-panel-"));
-    server = await startServer({
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      COOKIE_SECURE: "false",
-    });
-    datasetId = await uploadDataset(server.url);
+    world = await startPageGateway("collections-panel", "llvmpipe");
+    ({ server, browser, datasetId } = world);
     await shareWith(server.url, datasetId, "bob", "bob-password");
-    browser = await launchChromium("llvmpipe");
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await world?.close();
   });
 
   const firstFrame = (page: Page) =>

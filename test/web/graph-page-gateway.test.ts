@@ -1,45 +1,30 @@
 // graph.html against the real gateway: sign in, open a dataset, draw it, inspect with field filters, keep the layout.
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ServerProcess, startServer } from "../helpers/server-process.ts";
-import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
-import { ADMIN, shareWith, signIn, uploadDataset } from "./harness/gateway-session.ts";
-import { buildGatewayPage, REPO_ROOT } from "./harness/page-build.ts";
+import type { ServerProcess } from "../helpers/server-process.ts";
+import { CHROMIUM, chromiumAvailable } from "./harness/browser.ts";
+import { ADMIN, shareWith, signIn } from "./harness/gateway-session.ts";
+import { ARTIFACTS, type PageGateway, startPageGateway } from "./harness/page-gateway.ts";
 
 const available = chromiumAvailable();
-const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "graph.html served by the gateway" : `graph.html served by the gateway (skipped: no Chromium at ${CHROMIUM})`;
 
 if (!available) console.warn(`${title}: these browser tests are skipped`);
 
 describe.skipIf(!available)(title, () => {
+  let world: PageGateway | undefined;
   let server: ServerProcess;
   let browser: Browser;
-  let dataDir = "";
   let datasetId = "";
 
   beforeAll(async () => {
-    mkdirSync(ARTIFACTS, { recursive: true });
-    // The gateway serves web/dist: build the page there, as `npm run build:web` does.
-    await buildGatewayPage();
-    dataDir = mkdtempSync(join(tmpdir(), "graph-page-gateway-"));
-    server = await startServer({
-      DATA_DIR: dataDir,
-      ADMIN_USERNAME: ADMIN.username,
-      ADMIN_PASSWORD: ADMIN.password,
-      COOKIE_SECURE: "false",
-    });
-    datasetId = await uploadDataset(server.url);
-    browser = await launchChromium();
+    world = await startPageGateway("graph-page-gateway");
+    ({ server, browser, datasetId } = world);
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await world?.close();
   });
 
   it("signs in, opens a session, draws, inspects with the field filters and keeps the layout", async () => {
