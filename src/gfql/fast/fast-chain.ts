@@ -6,7 +6,7 @@ import type { EdgeOp, NodeOp, TraversalOp } from "../ast.ts";
 import { normalize, type Step } from "../chain.ts";
 import { checkRows } from "../limits.ts";
 import type { GraphIndex } from "./graph-index.ts";
-import { type RowFilter, rowFilter } from "./row-filter.ts";
+import { type RowFilter, rowFilter, rowFilters } from "./row-filter.ts";
 import { Layer, RowListBuilder, type RowSet, RowSetBuilder, scratch } from "./row-sets.ts";
 import { candidateRows } from "./sorted-ranges.ts";
 
@@ -31,10 +31,14 @@ function compile(ix: GraphIndex, steps: Step[]): Array<RowFilter | null | EdgeTe
   return steps.map(({ op, path }) => {
     if (op.type === "Node") return rowFilter(ix.nodes, (op as NodeOp).filter, `${path}.filter_dict`);
     const e = op as EdgeOp;
-    const edgeMatch = (order: Int32Array) => rowFilter(ix.edges, e.edgeMatch, `${path}.edge_match`, order);
+    // the edge filter in the adjacency orders the step reads (both for an undirected step)
+    const out = e.direction !== "reverse";
+    const into = e.direction !== "forward";
+    const orders = [...(out ? [ix.outEdges] : []), ...(into ? [ix.inEdges] : [])];
+    const [first, second] = rowFilters(ix.edges, e.edgeMatch, `${path}.edge_match`, orders);
     return {
-      edgeOut: e.direction !== "reverse" ? edgeMatch(ix.outEdges) : null,
-      edgeIn: e.direction !== "forward" ? edgeMatch(ix.inEdges) : null,
+      edgeOut: out ? (first ?? null) : null,
+      edgeIn: into ? ((out ? second : first) ?? null) : null,
       a: rowFilter(ix.nodes, e.sourceNodeMatch, `${path}.source_node_match`),
       b: rowFilter(ix.nodes, e.destinationNodeMatch, `${path}.destination_node_match`),
     };

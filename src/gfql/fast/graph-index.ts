@@ -44,12 +44,11 @@ type IdLookup = { min: number; rows: Int32Array };
 
 const INTEGER_IDS = /^(U?Int(8|16|32|64))$/;
 
-function integerLookup(nodes: pl.DataFrame, nodeId: string): IdLookup | null {
-  const ids = nodes.getColumn(nodeId);
-  if (!INTEGER_IDS.test(String(ids.dtype.variant)) || nodes.height === 0) return null;
+function integerLookup(ids: pl.Series, height: number): IdLookup | null {
+  if (!INTEGER_IDS.test(String(ids.dtype.variant)) || height === 0) return null;
   const min = Number(ids.min());
   const max = Number(ids.max());
-  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max - min >= 4 * nodes.height + 1024) return null;
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max - min >= 4 * height + 1024) return null;
   const values = ids.cast(pl.Float64).toTypedArray() as Float64Array;
   const rows = new Int32Array(max - min + 1).fill(-1);
   for (let r = 0; r < values.length; r++) rows[(values[r] as number) - min] = r;
@@ -121,14 +120,13 @@ function farEnds(edges: Int32Array, ends: Int32Array): Int32Array {
 
 function build(key: Key, edges: pl.DataFrame): GraphIndex | null {
   const { nodes, nodeId, source, destination } = key;
-  const columns = [nodeId, source, destination];
   if (!nodes.columns.includes(nodeId) || !edges.columns.includes(source) || !edges.columns.includes(destination)) return null;
   const idType = String(dtypeOf(nodes, nodeId));
   // the polars path casts endpoints to the id dtype; here they must already have it
   if (String(dtypeOf(edges, source)) !== idType || String(dtypeOf(edges, destination)) !== idType) return null;
-  const ids = nodes.getColumn(columns[0] as string);
+  const ids = nodes.getColumn(nodeId);
   if (ids.nullCount() > 0 || ids.nUnique() !== nodes.height) return null;
-  const lookup = integerLookup(nodes, nodeId);
+  const lookup = integerLookup(ids, nodes.height);
   const srcRow = endpointRows(nodes, nodeId, edges, source, lookup);
   const dstRow = srcRow && endpointRows(nodes, nodeId, edges, destination, lookup);
   if (!srcRow || !dstRow) return null;

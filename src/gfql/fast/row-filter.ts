@@ -137,30 +137,53 @@ function entryFilter(data: ColumnData, value: FilterValue): RowFilter | null {
   return value.value === null ? nullFilter(data, true) : comparison(data, "EQ", value.value);
 }
 
-/** The entry evaluated by polars over the whole table, as a 0/1 mask (null counts as no match). */
-function polarsMask(frame: pl.DataFrame, column: string, value: FilterValue, path: string, order?: Int32Array): RowFilter {
+/** The entry evaluated by polars over the whole table, as a 0/1 row mask (null counts as no match). */
+function polarsMask(frame: pl.DataFrame, column: string, value: FilterValue, path: string): Uint8Array {
   const expr = filterExpr(frame, { [column]: value }, path) as pl.Expr;
-  const rows = frame.select(expr.fillNull(false).cast(pl.UInt8).alias("__gfql_mask")).getColumn("__gfql_mask").toTypedArray() as Uint8Array;
-  const mask = order === undefined ? rows : Uint8Array.from(order, (r) => rows[r] as number);
+  return frame.select(expr.fillNull(false).cast(pl.UInt8).alias("__gfql_mask")).getColumn("__gfql_mask").toTypedArray() as Uint8Array;
+}
+
+/** A filter testing positions of `order` (rows when undefined) against a row mask. */
+function maskFilter(rowMask: Uint8Array, order: Int32Array | undefined): RowFilter {
+  const mask = order === undefined ? rowMask : Uint8Array.from(order, (r) => rowMask[r] as number);
   return (rows, n, pass) => {
     for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
   };
 }
 
 /**
- * A batch test of rows of `frame` for every entry of `filter` (null when the dict is empty). Entries are checked
- * in order, so the first bad one is the error, as filterExpr reports it. With `order` the filter tests positions
- * j of that order (row order[j]) instead of rows.
+ * Batch tests of rows of `frame` for every entry of `filter`, one per order given (null when the dict is empty):
+ * with an order the filter tests positions j of it (row order[j]) instead of rows, and `undefined` means rows.
+ * Entries are checked in order, so the first bad one is the error, as filterExpr reports it; an entry polars
+ * evaluates is evaluated once for all the orders.
  */
-export function rowFilter(frame: pl.DataFrame, filter: FilterDict, path: string, order?: Int32Array): RowFilter | null {
-  const filters: RowFilter[] = [];
+export function rowFilters(
+  frame: pl.DataFrame,
+  filter: FilterDict,
+  path: string,
+  orders: Array<Int32Array | undefined>,
+): Array<RowFilter | null> {
   const entries = Object.entries(filter);
-  if (entries.length === 0) return null;
+  if (entries.length === 0) return orders.map(() => null);
+  const filters: RowFilter[][] = orders.map(() => []);
   const columns = frame.columns;
   for (const [column, value] of entries) {
     if (!columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, `${path}.${column}`);
-    const data = columnData(frame, column, order);
-    filters.push((data && entryFilter(data, value)) ?? polarsMask(frame, column, value, path, order));
+    let rowMask: Uint8Array | undefined;
+    orders.forEach((order, i) => {
+      const data = columnData(frame, column, order);
+      const js = data && entryFilter(data, value);
+      if (js) filters[i]?.push(js);
+      else {
+        rowMask ??= polarsMask(frame, column, value, path);
+        filters[i]?.push(maskFilter(rowMask, order));
+      }
+    });
   }
-  return all(filters);
+  return filters.map(all);
+}
+
+/** A batch test of rows of `frame` for every entry of `filter` (null when the dict is empty): see rowFilters. */
+export function rowFilter(frame: pl.DataFrame, filter: FilterDict, path: string): RowFilter | null {
+  return rowFilters(frame, filter, path, [undefined])[0] ?? null;
 }
