@@ -67,7 +67,7 @@ export function traverses(b: Binding): boolean {
 }
 
 /** Whether the fast path can run `query`. */
-export function fastPathFits(query: GfqlQuery): boolean {
+function fastPathFits(query: GfqlQuery): boolean {
   return plainBinding(query);
 }
 
@@ -122,7 +122,7 @@ const budgetOf = (ix: GraphIndex): Budget => ({ left: Math.max(ix.edgeCount / 8,
  * Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps, or null when it would
  * read so much of the table that the polars path is faster (DenseQuery).
  */
-export function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
+function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
   let root = roots.get(ix);
   if (root === undefined) {
     root = { nodes: allRows(ix.nodeCount), edges: null };
