@@ -1,0 +1,141 @@
+// Checks an Arrow IPC file from its footer and message headers alone, without reading the column data.
+import type { FileHandle } from "node:fs/promises";
+import { type DataType, type Field, MessageHeader, type Schema, Type } from "apache-arrow";
+import { Footer } from "apache-arrow/ipc/metadata/file";
+import { Message, type RecordBatch } from "apache-arrow/ipc/metadata/message";
+
+export type CheckedArrowFile = { schema: Schema; rows: number };
+
+const MAGIC = "ARROW1";
+/** Footer length (int32) and the closing magic. */
+const TAIL = 10;
+
+/** Bytes per value of a fixed-width type, or 1/8 for bits. */
+function widthOf(type: DataType): number {
+  const t = type as unknown as { bitWidth?: number; precision?: number; unit?: number };
+  switch (type.typeId) {
+    case Type.Bool:
+      return 1 / 8;
+    case Type.Int:
+    case Type.Time:
+      return (t.bitWidth ?? 64) / 8;
+    case Type.Float:
+      return [2, 4, 8][t.precision ?? 2] ?? 8;
+    case Type.Date:
+      return t.unit === 0 ? 4 : 8;
+    default:
+      return 8;
+  }
+}
+
+type Layout = { buffers: number; offsetWidth?: number; valueWidth?: number; views?: boolean };
+
+/** The buffers each column of a flat schema has in a record batch (Arrow columnar format, version 5). */
+function layoutOf(type: DataType): Layout | undefined {
+  switch (type.typeId) {
+    case Type.Null:
+      return { buffers: 0 };
+    case Type.Bool:
+    case Type.Int:
+    case Type.Float:
+    case Type.Date:
+    case Type.Time:
+    case Type.Timestamp:
+      return { buffers: 2, valueWidth: widthOf(type) };
+    case Type.Utf8:
+    case Type.Binary:
+      return { buffers: 3, offsetWidth: 4 };
+    case Type.LargeUtf8:
+    case Type.LargeBinary:
+      return { buffers: 3, offsetWidth: 8 };
+    case Type.Utf8View:
+    case Type.BinaryView:
+      return { buffers: 2, valueWidth: 16, views: true };
+    default:
+      return undefined;
+  }
+}
+
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const bytes = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(bytes, 0, length, position);
+  if (bytesRead !== length) throw new Error(`short read at byte ${position}`);
+  return bytes;
+}
+
+/** The flatbuffer of an encapsulated message: after the continuation marker and length (or the length alone, before 0.15). */
+function messageBytes(prefix: Buffer): Buffer {
+  const first = prefix.readInt32LE(0);
+  const [length, start] = first === -1 ? [prefix.readInt32LE(4), 8] : [first, 4];
+  if (length <= 0 || start + length > prefix.length) throw new Error("message metadata does not fit its block");
+  return prefix.subarray(start, start + length);
+}
+
+/**
+ * Checks one record batch against the schema: one node per column with the batch's length, the
+ * right number of buffers, each inside the body and large enough for the values it holds, and for
+ * offset-based columns a last offset inside the data buffer.
+ */
+async function checkBatch(handle: FileHandle, layouts: Layout[], header: RecordBatch, bodyStart: number, bodyLength: number) {
+  if (header.compression) throw new Error("compressed record batch");
+  if (header.nodes.length !== layouts.length) throw new Error("record batch has the wrong number of columns");
+  const length = header.length;
+  let buffer = 0;
+  let view = 0;
+  for (const [column, layout] of layouts.entries()) {
+    const node = header.nodes[column];
+    if (!node || node.length !== length || node.nullCount < 0 || node.nullCount > length) throw new Error("bad field node");
+    const count = layout.buffers + (layout.views ? (header.variadicBufferCounts[view++] ?? 0) : 0);
+    const regions = header.buffers.slice(buffer, buffer + count);
+    buffer += count;
+    if (regions.length !== count) throw new Error("record batch has too few buffers");
+    for (const region of regions) {
+      if (region.offset < 0 || region.length < 0 || region.offset + region.length > bodyLength) throw new Error("buffer outside the body");
+    }
+    if (count === 0 || length === 0) continue;
+    const [validity, second, third] = regions;
+    if (node.nullCount > 0 && (validity?.length ?? 0) < Math.ceil(length / 8)) throw new Error("validity buffer too short");
+    if (layout.valueWidth !== undefined && (second?.length ?? 0) < Math.ceil(length * layout.valueWidth)) {
+      throw new Error("value buffer too short");
+    }
+    if (layout.offsetWidth !== undefined && second && third) {
+      const width = layout.offsetWidth;
+      if (second.length < (length + 1) * width) throw new Error("offset buffer too short");
+      const bytes = await readAt(handle, bodyStart + second.offset + length * width, width);
+      const last = width === 4 ? bytes.readInt32LE(0) : Number(bytes.readBigInt64LE(0));
+      if (last < 0 || last > third.length) throw new Error("offsets point past the data buffer");
+    }
+  }
+  if (buffer !== header.buffers.length) throw new Error("record batch has too many buffers");
+}
+
+/**
+ * Reads the footer and every record batch's metadata; throws when the file is not a well-formed,
+ * uncompressed IPC file of flat columns without dictionaries. Reads a few bytes per batch, never the data.
+ */
+export async function checkArrowFile(handle: FileHandle, size: number): Promise<CheckedArrowFile> {
+  if (size < 8 + TAIL) throw new Error("too short for an Arrow file");
+  const head = await readAt(handle, 0, 6);
+  const tail = await readAt(handle, size - TAIL, TAIL);
+  if (head.toString("latin1") !== MAGIC || tail.subarray(4).toString("latin1") !== MAGIC) throw new Error("no Arrow file magic");
+  const footerLength = tail.readInt32LE(0);
+  const footerStart = size - TAIL - footerLength;
+  if (footerLength <= 0 || footerStart < 8) throw new Error("bad footer length");
+  const footer = Footer.decode(await readAt(handle, footerStart, footerLength));
+  if (footer.numDictionaries > 0) throw new Error("dictionary batches");
+  const fields: Field[] = footer.schema.fields;
+  const layouts = fields.map((f) => layoutOf(f.type));
+  if (layouts.some((l) => l === undefined)) throw new Error("nested or unusual column types");
+  let rows = 0;
+  for (const block of footer.recordBatches()) {
+    const bodyStart = block.offset + block.metaDataLength;
+    if (block.offset < 8 || block.metaDataLength <= 0 || block.bodyLength < 0 || bodyStart + block.bodyLength > footerStart) {
+      throw new Error("record batch block outside the file");
+    }
+    const message = Message.decode(messageBytes(await readAt(handle, block.offset, block.metaDataLength)));
+    if (message.headerType !== MessageHeader.RecordBatch || message.bodyLength > block.bodyLength) throw new Error("bad record batch message");
+    await checkBatch(handle, layouts as Layout[], message.header() as RecordBatch, bodyStart, message.bodyLength);
+    rows += (message.header() as RecordBatch).length;
+  }
+  return { schema: footer.schema, rows };
+}
