@@ -133,7 +133,8 @@ export async function checkArrowFile(handle: FileHandle, size: number): Promise<
       throw new Error("record batch block outside the file");
     }
     const message = Message.decode(messageBytes(await readAt(handle, block.offset, block.metaDataLength)));
-    if (message.headerType !== MessageHeader.RecordBatch || message.bodyLength > block.bodyLength) throw new Error("bad record batch message");
+    if (message.headerType !== MessageHeader.RecordBatch || message.bodyLength > block.bodyLength)
+      throw new Error("bad record batch message");
     await checkBatch(handle, layouts as Layout[], message.header() as RecordBatch, bodyStart, message.bodyLength);
     rows += (message.header() as RecordBatch).length;
   }

@@ -33,7 +33,12 @@ function firstBatch(bytes: Buffer): { bodyStart: number; header: RecordBatch; me
   const metaLength = bytes.readInt32LE(block.offset + 4);
   const message = Message.decode(bytes.subarray(block.offset + 8, block.offset + 8 + metaLength));
   expect(message.headerType).toBe(MessageHeader.RecordBatch);
-  return { bodyStart: block.offset + block.metaDataLength, header: message.header() as RecordBatch, metaStart: block.offset + 8, metaLength };
+  return {
+    bodyStart: block.offset + block.metaDataLength,
+    header: message.header() as RecordBatch,
+    metaStart: block.offset + 8,
+    metaLength,
+  };
 }
 
 const polarsFile = () =>
