@@ -1,4 +1,5 @@
 // Reads CSV into a polars DataFrame with pandas' read_csv semantics for the supported options.
+import { createReadStream } from "node:fs";
 import { symlink } from "node:fs/promises";
 import path from "node:path";
 import pl from "nodejs-polars";
@@ -10,9 +11,20 @@ import type { Options } from "./option-readers.ts";
 import { transcodeToUtf8 } from "./transcode.ts";
 
 /** Rows polars looks at to infer types before falling back to a full scan. */
-const INFER_ROWS = 10_000;
-/** nodejs-polars turns a null inference length into 0 (no inference at all): a huge count means every row. */
-const FULL_SCAN = 2 ** 31 - 1;
+export const INFER_ROWS = 10_000;
+
+/**
+ * The line count of a file plus one: an inference length that covers every row. nodejs-polars turns a
+ * null length into 0 (no inference at all), and polars reserves memory for the length it is given, so
+ * a huge constant (2^31) aborts the process; this is the smallest length that is sure to cover all rows.
+ */
+async function everyRow(file: string, eol: number): Promise<number> {
+  let lines = 1;
+  for await (const chunk of createReadStream(file, { highWaterMark: 4 << 20 }) as AsyncIterable<Buffer>) {
+    for (let at = chunk.indexOf(eol); at !== -1; at = chunk.indexOf(eol, at + 1)) lines += 1;
+  }
+  return lines;
+}
 
 function readerOptions(plan: CsvPlan, inferSchemaLength: number) {
   return {
@@ -36,6 +48,18 @@ function polarsMessage(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").trim();
 }
 
+/**
+ * The reader options of the whole-file read, for uploads that can instead be parsed in chunks as they
+ * arrive (csv-chunks.ts): utf-8 and uncompressed, with no parser options (other options rename, pick or
+ * retype columns over the whole table). Undefined otherwise.
+ */
+export function chunkedReadOptions(options: Options, compression: string): { reader: Record<string, unknown>; quote: number } | undefined {
+  if (compression !== "" || Object.keys(options).length > 0) return undefined;
+  const plan = planCsv(options, compression);
+  if (plan.encoding !== "utf-8" || plan.quoteChar?.length !== 1) return undefined;
+  return { reader: readerOptions(plan, INFER_ROWS), quote: plan.quoteChar.charCodeAt(0) };
+}
+
 export async function readCsv(file: string, options: Options, compression: string, scratch: string): Promise<pl.DataFrame> {
   const plan = planCsv(options, compression);
   // nodejs-polars reads a path only when it ends in .csv (any other string is taken as CSV text).
@@ -50,7 +74,8 @@ export async function readCsv(file: string, options: Options, compression: strin
   } catch (first) {
     // Types guessed from the first rows can be wrong further down: look at every row before giving up.
     try {
-      frame = pl.readCSV(source, readerOptions(plan, FULL_SCAN));
+      const rows = await everyRow(source, (plan.eolChar ?? "\n").charCodeAt(0));
+      frame = pl.readCSV(source, readerOptions(plan, rows));
     } catch {
       const message = polarsMessage(first);
       const row = /(?:line|row)\s+(\d+)/i.exec(message)?.[1];

@@ -1,0 +1,117 @@
+// CSV parsed chunk by chunk as it arrives gives exactly the table of the whole-file read, or gives up.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { open } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pl from "nodejs-polars";
+import { describe, expect, it } from "vitest";
+import { checkArrowFile } from "../../src/ingest/arrow-check.ts";
+import { chunkedReadOptions, INFER_ROWS, readCsv } from "../../src/ingest/csv.ts";
+import { createCsvChunkParser, GiveUp, rowEnds } from "../../src/ingest/csv-chunks.ts";
+import { readTable } from "../../src/ingest/table-files.ts";
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "csv-chunks-"));
+let serial = 0;
+
+/** Feeds `text` in pieces of about `piece` bytes (cut anywhere, even inside a character) and reads the table back. */
+async function chunked(text: string | Buffer, piece: number): Promise<pl.DataFrame> {
+  const bytes = typeof text === "string" ? Buffer.from(text) : text;
+  const read = chunkedReadOptions({}, "");
+  if (!read) throw new Error("not eligible");
+  const out = path.join(dir, `out-${serial++}.arrow`);
+  const parser = createCsvChunkParser(out, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 64 << 20 });
+  try {
+    for (let at = 0; at < bytes.length; at += piece) parser.push(bytes.subarray(at, at + piece));
+    const rows = parser.end();
+    const handle = await open(out, "r");
+    try {
+      // The assembled file passes the header check a stored upload gets.
+      expect((await checkArrowFile(handle, (await handle.stat()).size)).rows).toBe(rows);
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    parser.close();
+    throw error;
+  }
+  return readTable(out);
+}
+
+async function whole(text: string | Buffer): Promise<pl.DataFrame> {
+  const file = path.join(dir, `in-${serial++}.csv`);
+  writeFileSync(file, text);
+  const scratch = mkdtempSync(path.join(dir, "scratch-"));
+  return readCsv(file, {}, "", scratch);
+}
+
+function table(rows: number, row: (i: number) => string, header = "id,name,score,flag"): string {
+  const lines = [header];
+  for (let i = 0; i < rows; i += 1) lines.push(row(i));
+  return `${lines.join("\n")}\n`;
+}
+
+async function expectSame(text: string | Buffer, piece: number) {
+  const [a, b] = [await chunked(text, piece), await whole(text)];
+  expect(a.schema).toEqual(b.schema);
+  expect(a.height).toBe(b.height);
+  expect(a.frameEqual(b, true)).toBe(true);
+}
+
+describe("rowEnds", () => {
+  it("finds row ends outside quotes, doubled quotes included", () => {
+    const data = Buffer.from('a,b\n"x\ny",1\n"he said ""hi\n""",2\nlast');
+    const ends = rowEnds(data, 34, 10);
+    expect(ends.first).toBe(4);
+    expect(ends.count).toBe(3);
+    expect(data.subarray(ends.last).toString()).toBe("last");
+    expect(rowEnds(Buffer.from("no end"), 34, 10)).toEqual({ first: -1, last: -1, count: 0 });
+  });
+});
+
+describe("createCsvChunkParser", () => {
+  const plain = table(30_000, (i) => `${i},name-${i % 977},${(i * 0.37).toFixed(3)},${i % 3 === 0}`);
+
+  it.each([1 << 20, 100_003, 65_536])("gives the whole-file table for a plain file fed in pieces of %i bytes", async (piece) => {
+    await expectSame(plain, piece);
+  });
+
+  it("keeps quoted fields with separators, line ends and doubled quotes whole across chunk ends", async () => {
+    const text = table(25_000, (i) => `${i},"line ${i}, with ""quotes""\nand a second line",${i / 4},${i % 2 === 0}`);
+    await expectSame(text, 77_777);
+  });
+
+  it("reads CRLF files, a byte-order mark, a missing last line end and empty fields alike", async () => {
+    const rows = table(22_000, (i) => `${i},${i % 5 === 0 ? "" : `n${i}`},${i % 7 === 0 ? "" : i / 2},true`).replaceAll("\n", "\r\n");
+    await expectSame(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(rows.trimEnd())]), 50_001);
+  });
+
+  it("reads a file smaller than the type-inference window in one go", async () => {
+    await expectSame(
+      table(500, (i) => `${i},x${i},${i},false`),
+      1_000,
+    );
+  });
+
+  it("gives up when a later value does not fit the type inferred from the first rows", async () => {
+    const text = table(30_000, (i) => `${i === 25_000 ? "1.5" : i},n,${i},true`);
+    await expect(chunked(text, 100_000)).rejects.toBeInstanceOf(GiveUp);
+    // The whole-file read looks at every row instead and types the column as floats.
+    expect((await whole(text)).schema.id).toEqual(pl.Float64);
+  });
+
+  it("gives up on pandas' missing markers in a text column, which the whole-file read turns into nulls", async () => {
+    const text = table(30_000, (i) => `${i},${i === 20_000 ? "NA" : `n${i}`},${i},true`);
+    await expect(chunked(text, 100_000)).rejects.toBeInstanceOf(GiveUp);
+  });
+
+  it("gives up on integers beyond 64 bits, which the whole-file path converts", async () => {
+    const text = table(12_000, (i) => `${i === 3 ? "18446744073709551615" : i},n,${i},true`);
+    await expect(chunked(text, 50_000)).rejects.toBeInstanceOf(GiveUp);
+  });
+
+  it("is only offered for uncompressed utf-8 uploads without parser options", () => {
+    expect(chunkedReadOptions({}, "")).toBeDefined();
+    expect(chunkedReadOptions({}, "gzip")).toBeUndefined();
+    expect(chunkedReadOptions({ sep: ";" }, "")).toBeUndefined();
+  });
+});
