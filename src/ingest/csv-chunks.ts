@@ -54,6 +54,8 @@ export function rowEnds(data: Uint8Array, quote: number, countUpTo: number): Row
   return { first, last, count };
 }
 
+const columnTypes = (frame: pl.DataFrame) => Object.entries(frame.schema) as [string, pl.DataType][];
+
 function concat(parts: Uint8Array[]): Buffer {
   return Buffer.concat(parts.filter((p) => p.byteLength > 0));
 }
@@ -91,12 +93,12 @@ export function createCsvChunkParser(out: string, options: ChunkParserOptions) {
     }
     if (!schema) {
       if (!final && frame.height < options.inferRows) throw new GiveUp("first chunk holds too few rows to infer types");
-      for (const [name, type] of Object.entries(frame.schema)) {
+      for (const [name, type] of columnTypes(frame)) {
         if (!STORED_AS_READ.has(type.variant)) throw new GiveUp(`column ${name} is read as ${type.variant}`);
       }
       schema = frame.schema;
     }
-    const text = Object.entries(frame.schema)
+    const text = columnTypes(frame)
       .filter(([, type]) => type.variant === "String")
       .map(([name]) => name);
     if (text.length > 0) {
