@@ -59,6 +59,11 @@ export function peakRss(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
 }
 
+export function currentRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
 /** Resets the kernel's peak-RSS counter of a process (Linux: clear_refs 5). */
 export function resetPeak(pid: number): void {
   writeFileSync(`/proc/${pid}/clear_refs`, "5");

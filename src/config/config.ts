@@ -19,6 +19,8 @@ export type Config = Readonly<{
   maxUploadBytes: number;
   /** Decompression-bomb limits: absolute size, and ratio to the compressed size above a floor. */
   maxDecompressedBytes: number;
+  /** CSV read with default settings past twice this size is parsed a chunk at a time; 0: always whole. */
+  csvChunkBytes: number;
   maxCompressionRatio: number;
   publicUrl: string | undefined;
   trustProxy: boolean;
@@ -119,6 +121,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxUploadBytes: int(env, "MAX_UPLOAD_BYTES", 10 * 1024 ** 3, 1),
     maxDecompressedBytes: int(env, "MAX_DECOMPRESSED_BYTES", 32 * 1024 ** 3, 1),
     maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
+    csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
     publicUrl,
     trustProxy: bool(env, "TRUST_PROXY", false),
     logLevel,

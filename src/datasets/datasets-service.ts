@@ -62,6 +62,8 @@ export function createDatasetService(deps: {
   files: FileService;
   maxUploadBytes: number;
   decompress: DecompressLimits;
+  /** See ParseRequest.csvChunkBytes. */
+  csvChunkBytes?: number;
   /** Sharing mode new datasets start in. */
   defaultSharingMode: string;
   /** Rows live sessions keep for a second: told of every change made here. */
@@ -277,6 +279,7 @@ export function createDatasetService(deps: {
           tablesDir: blobs.pathOf(...base, "tables"),
           scratch,
           limits: deps.decompress,
+          csvChunkBytes: deps.csvChunkBytes,
         });
       } finally {
         await blobs.remove(["tmp", path.basename(scratch)]);

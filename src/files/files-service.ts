@@ -33,6 +33,8 @@ export type FileServiceOptions = {
   blobs: BlobStore;
   maxUploadBytes: number;
   decompress: DecompressLimits;
+  /** See ParseRequest.csvChunkBytes. */
+  csvChunkBytes?: number;
   /** Told how long each stage of an upload took (logged at debug level). */
   onTimings?: (timings: Record<string, number | string>) => void;
 };
@@ -115,6 +117,7 @@ export function createFileService(options: FileServiceOptions) {
         tablesDir,
         scratch,
         limits: options.decompress,
+        csvChunkBytes: options.csvChunkBytes,
       });
       return await record(file, {
         dataVersion: version,

@@ -1,7 +1,8 @@
-// Parses a CSV upload chunk by chunk as it arrives, into one canonical Arrow file, giving the same table as a whole-file read.
+// Parses a large CSV file chunk by chunk, holding a chunk of its bytes at a time, into the same table a whole-file read gives.
+import { open } from "node:fs/promises";
 import pl from "nodejs-polars";
 import { PANDAS_NA_VALUES } from "./csv-options.ts";
-import { IpcFileWriter } from "./ipc-file-writer.ts";
+import { releaseFrames } from "./release-memory.ts";
 
 /** Why a chunked parse stopped; the upload is then parsed whole, which gives the user the full story. */
 export class GiveUp extends Error {}
@@ -56,41 +57,37 @@ export function rowEnds(data: Uint8Array, quote: number, countUpTo: number): Row
 
 const columnTypes = (frame: pl.DataFrame) => Object.entries(frame.schema) as [string, pl.DataType][];
 
-function concat(parts: Uint8Array[]): Buffer {
-  return Buffer.concat(parts.filter((p) => p.byteLength > 0));
-}
-
 /**
- * Fed the upload's bytes in order, parses every complete run of rows with polars: the first run
- * (at least `inferRows` rows, so types are inferred from the same rows as a whole-file read) fixes
- * the schema, the later ones are read with it, each behind the header line. Throws GiveUp when the
- * result could differ from the whole-file read: a value that does not fit the inferred type, a type
- * the whole-file path would convert, pandas' missing markers in a text column.
+ * Fed a CSV file's bytes in order, parses every complete run of rows with polars: the first run (at
+ * least `inferRows` rows, so types are inferred from the same rows as a whole-file read) fixes the
+ * schema, the later ones are read with it, each behind the header line; the frames are joined at the
+ * end without copying. Throws GiveUp when the result could differ from the whole-file read: a value
+ * that does not fit the inferred type, a type the whole-file path would convert, pandas' missing
+ * markers in a text column.
  */
-export function createCsvChunkParser(out: string, options: ChunkParserOptions) {
-  const writer = new IpcFileWriter(out);
-  let header: Buffer | undefined;
-  let pending: Buffer = Buffer.alloc(0);
+export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: pl.DataFrame) => void) {
+  // One buffer, reused: the header line, then the bytes not parsed yet. Rows are parsed in place,
+  // header and all, and the unfinished last row moves up behind the header.
+  let work = Buffer.allocUnsafeSlow(0);
+  let used = 0;
+  let headerLength = -1;
   let schema: Record<string, pl.DataType> | undefined;
 
-  /** Any failure, polars' and the file writer's included, means the whole-file path takes over. */
-  function parse(body: Buffer, final: boolean): void {
+  /** Any failure, polars' included, means the whole-file path takes over. */
+  function parse(rows: Buffer, final: boolean): void {
     try {
-      parseRows(body, final);
+      parseRows(rows, final);
     } catch (error) {
-      throw error instanceof GiveUp ? error : new GiveUp((error as Error).message.split("\n")[0]);
+      // A mistake in this code (a TypeError, say) is not a reason to read differently: it surfaces.
+      if (error instanceof GiveUp || error instanceof TypeError || error instanceof ReferenceError) throw error;
+      throw new GiveUp((error as Error).message.split("\n")[0]);
     }
   }
 
-  function parseRows(body: Buffer, final: boolean): void {
-    if (!header) throw new GiveUp("no header line");
-    let frame: pl.DataFrame;
-    try {
-      const reader = schema ? { ...options.reader, schema } : options.reader;
-      frame = pl.readCSV(concat([header, body]), reader);
-    } catch (error) {
-      throw new GiveUp(`chunk does not parse: ${(error as Error).message.split("\n")[0]}`);
-    }
+  function parseRows(rows: Buffer, final: boolean): void {
+    if (headerLength < 0) throw new GiveUp("no header line");
+    const reader = schema ? { ...options.reader, schema } : options.reader;
+    const frame = pl.readCSV(rows, reader);
     if (!schema) {
       if (!final && frame.height < options.inferRows) throw new GiveUp("first chunk holds too few rows to infer types");
       for (const [name, type] of columnTypes(frame)) {
@@ -105,44 +102,75 @@ export function createCsvChunkParser(out: string, options: ChunkParserOptions) {
       const marked = frame.select(...text.map((name) => pl.col(name).isIn(MARKERS).any().alias(name))).row(0);
       if (marked.some((v) => v === true)) throw new GiveUp("a text column holds pandas' missing markers");
     }
-    writer.append(frame.writeIPC({ compression: "uncompressed" }));
+    sink(frame);
+  }
+
+  /** Room for `bytes` more bytes after those held, growing the buffer when needed. */
+  function space(bytes: number): Buffer {
+    if (used + bytes > work.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(used + bytes, work.length * 2));
+      work.copy(grown, 0, 0, used);
+      work = grown;
+    }
+    return work.subarray(used, used + bytes);
+  }
+
+  /** Parses whatever complete rows the bytes held now make. */
+  function commit(bytes: number): void {
+    used += bytes;
+    if (headerLength < 0) {
+      const { first } = rowEnds(work.subarray(0, used), options.quote, 1);
+      if (first === -1) {
+        if (used > options.maxFirstBytes) throw new GiveUp("no line end in the first chunk");
+        return;
+      }
+      headerLength = first;
+    }
+    const rows = rowEnds(work.subarray(headerLength, used), options.quote, schema ? 1 : options.inferRows + 1);
+    if (rows.last === -1 || (!schema && rows.count <= options.inferRows)) {
+      if (!schema && used > options.maxFirstBytes) throw new GiveUp("first chunk holds too few rows to infer types");
+      return;
+    }
+    const end = headerLength + rows.last;
+    parse(work.subarray(0, end), false);
+    work.copyWithin(headerLength, end, used);
+    used = headerLength + (used - end);
   }
 
   return {
-    /** Takes the next bytes of the upload; parses whatever complete rows it can. */
+    space,
+    commit,
+    /** Takes the next bytes of the file (a copy); parses whatever complete rows it can. */
     push(bytes: Uint8Array): void {
-      let data = concat([pending, bytes]);
-      if (!header) {
-        const { first } = rowEnds(data, options.quote, 1);
-        if (first === -1) {
-          if (data.length > options.maxFirstBytes) throw new GiveUp("no line end in the first chunk");
-          pending = data;
-          return;
-        }
-        header = Buffer.from(data.subarray(0, first));
-        data = data.subarray(first);
-      }
-      const rows = rowEnds(data, options.quote, schema ? 1 : options.inferRows + 1);
-      if (rows.last === -1 || (!schema && rows.count <= options.inferRows)) {
-        if (!schema && data.length > options.maxFirstBytes) throw new GiveUp("first chunk holds too few rows to infer types");
-        pending = data;
-        return;
-      }
-      parse(data.subarray(0, rows.last), false);
-      pending = Buffer.from(data.subarray(rows.last));
+      space(bytes.byteLength).set(bytes);
+      commit(bytes.byteLength);
     },
-    /** Parses what is left and finishes the file; returns its row count. */
-    end(): number {
-      if (pending.length > 0 || !schema) parse(pending, true);
-      pending = Buffer.alloc(0);
-      writer.finish();
-      return writer.rows;
-    },
-    /** Stops without finishing the file (the caller removes it). */
-    close(): void {
-      writer.close();
+    /** Parses what is left. */
+    end(): void {
+      if (used > headerLength || !schema) parse(work.subarray(0, used), true);
+      work = Buffer.alloc(0);
     },
   };
 }
 
 export type CsvChunkParser = ReturnType<typeof createCsvChunkParser>;
+
+/** Parses a stored CSV file chunk by chunk (see createCsvChunkParser), holding one chunk of its bytes at a time. */
+export async function readCsvInChunks(file: string, options: ChunkParserOptions, chunkBytes: number): Promise<pl.DataFrame> {
+  const frames: pl.DataFrame[] = [];
+  const parser = createCsvChunkParser(options, (frame) => frames.push(frame));
+  const handle = await open(file, "r");
+  try {
+    // Read straight into the parser's buffer, behind the unfinished row of the chunk before.
+    for (;;) {
+      const { bytesRead } = await handle.read(parser.space(chunkBytes), 0, chunkBytes, null);
+      if (bytesRead === 0) break;
+      parser.commit(bytesRead);
+      releaseFrames();
+    }
+    parser.end();
+    return frames.length === 1 ? (frames[0] as pl.DataFrame) : pl.concat(frames, { how: "vertical", rechunk: false });
+  } finally {
+    await handle.close();
+  }
+}

@@ -49,13 +49,13 @@ function polarsMessage(error: unknown): string {
 }
 
 /**
- * The reader options of the whole-file read, for uploads that can instead be parsed in chunks as they
- * arrive (csv-chunks.ts): utf-8 and uncompressed, with no parser options (other options rename, pick or
- * retype columns over the whole table). Undefined otherwise.
+ * The reader options of the whole-file read, for CSV that can instead be parsed a chunk at a time
+ * (csv-chunks.ts): read with no parser options (options rename, pick or retype columns over the whole
+ * table, or change the encoding). Undefined otherwise.
  */
-export function chunkedReadOptions(options: Options, compression: string): { reader: Record<string, unknown>; quote: number } | undefined {
-  if (compression !== "" || Object.keys(options).length > 0) return undefined;
-  const plan = planCsv(options, compression);
+export function chunkedReadOptions(options: Options): { reader: Record<string, unknown>; quote: number } | undefined {
+  if (Object.keys(options).length > 0) return undefined;
+  const plan = planCsv(options, "");
   if (plan.encoding !== "utf-8" || plan.quoteChar?.length !== 1) return undefined;
   return { reader: readerOptions(plan, INFER_ROWS), quote: plan.quoteChar.charCodeAt(0) };
 }

@@ -64,6 +64,7 @@ export async function createServices(config: Config, logger: Logger) {
     blobs,
     maxUploadBytes: config.maxUploadBytes,
     decompress,
+    csvChunkBytes: config.csvChunkBytes,
     onTimings: (timings) => logger.debug("upload", timings),
   });
   const datasetRows = createDatasetRows(db);
@@ -74,6 +75,7 @@ export async function createServices(config: Config, logger: Logger) {
     files,
     maxUploadBytes: config.maxUploadBytes,
     decompress,
+    csvChunkBytes: config.csvChunkBytes,
     defaultSharingMode: config.defaultSharingMode,
     datasetRows,
   });
