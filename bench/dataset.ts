@@ -4,7 +4,7 @@
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { edgeTable, polarsFloor, startBenchServer, writeAs } from "./lib.ts";
+import { edgeTable, polarsFloor, stageTimings, startBenchServer, writeAs } from "./lib.ts";
 
 const ROWS = Number(process.argv[2] ?? 5_000_000);
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-dataset-"));
@@ -67,6 +67,7 @@ try {
     );
   }
 } finally {
+  for (const line of stageTimings(bench.server)) console.log(line);
   await bench.server.stop("SIGTERM");
   await rm(work, { recursive: true, force: true });
 }

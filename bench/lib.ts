@@ -121,5 +121,5 @@ export function stageTimings(server: ServerProcess): string[] {
   return server.logs
     .join("")
     .split("\n")
-    .filter((l) => l.includes('"msg":"upload"'));
+    .filter((l) => /"msg":"(dataset )?upload"/.test(l));
 }

@@ -76,6 +76,7 @@ export async function createServices(config: Config, logger: Logger) {
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     csvChunkBytes: config.csvChunkBytes,
+    onTimings: (timings) => logger.debug("dataset upload", timings),
     defaultSharingMode: config.defaultSharingMode,
     datasetRows,
   });
