@@ -1,7 +1,6 @@
-// Parses a large CSV file chunk by chunk, holding a chunk of its bytes at a time, into the same table a whole-file read gives.
+// Parses a large CSV file chunk by chunk, holding a chunk of its bytes at a time, into the same frame polars' whole-file read gives.
 import { open } from "node:fs/promises";
 import pl from "nodejs-polars";
-import { PANDAS_NA_VALUES } from "./csv-options.ts";
 import { releaseFrames } from "./release-memory.ts";
 
 /** Why a chunked parse stopped; the upload is then parsed whole, which gives the user the full story. */
@@ -20,7 +19,6 @@ export type ChunkParserOptions = {
 
 /** Types the whole-file path stores as read: anything else (128-bit integers, say) goes through that path. */
 const STORED_AS_READ = new Set(["Int64", "Float64", "String", "Bool"]);
-const MARKERS = PANDAS_NA_VALUES.filter((m) => m !== "");
 const NEWLINE = 10;
 
 type Rows = { first: number; last: number; count: number };
@@ -58,12 +56,12 @@ export function rowEnds(data: Uint8Array, quote: number, countUpTo: number): Row
 const columnTypes = (frame: pl.DataFrame) => Object.entries(frame.schema) as [string, pl.DataType][];
 
 /**
- * Fed a CSV file's bytes in order, parses every complete run of rows with polars: the first run (at
- * least `inferRows` rows, so types are inferred from the same rows as a whole-file read) fixes the
- * schema, the later ones are read with it, each behind the header line; the frames are joined at the
- * end without copying. Throws GiveUp when the result could differ from the whole-file read: a value
- * that does not fit the inferred type, a type the whole-file path would convert, pandas' missing
- * markers in a text column.
+ * Fed a CSV file's bytes in order, parses every complete run of rows with polars and hands each frame
+ * to `sink`: the first run (at least `inferRows` rows, so types are inferred from the same rows as a
+ * whole-file read) fixes the schema, the later ones are read with it, each behind the header line.
+ * The frames make the table polars' whole-file read makes (csv.ts applies the same steps after
+ * either). Throws GiveUp when they could differ: a value that does not fit the inferred type, or an
+ * inferred type other than the plain ones (128-bit integers, say).
  */
 export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: pl.DataFrame) => void) {
   // One buffer, reused: the header line, then the bytes not parsed yet. Rows are parsed in place,
@@ -94,13 +92,6 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
         if (!STORED_AS_READ.has(type.variant)) throw new GiveUp(`column ${name} is read as ${type.variant}`);
       }
       schema = frame.schema;
-    }
-    const text = columnTypes(frame)
-      .filter(([, type]) => type.variant === "String")
-      .map(([name]) => name);
-    if (text.length > 0) {
-      const marked = frame.select(...text.map((name) => pl.col(name).isIn(MARKERS).any().alias(name))).row(0);
-      if (marked.some((v) => v === true)) throw new GiveUp("a text column holds pandas' missing markers");
     }
     sink(frame);
   }

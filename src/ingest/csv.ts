@@ -1,9 +1,10 @@
 // Reads CSV into a polars DataFrame with pandas' read_csv semantics for the supported options.
 import { createReadStream } from "node:fs";
-import { symlink } from "node:fs/promises";
+import { stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
+import { GiveUp, readCsvInChunks } from "./csv-chunks.ts";
 import { type CsvPlan, planCsv } from "./csv-options.ts";
 import { applyCsvPostSteps } from "./csv-post.ts";
 import { applyDtypeHints } from "./dtype-hints.ts";
@@ -60,12 +61,34 @@ export function chunkedReadOptions(options: Options): { reader: Record<string, u
   return { reader: readerOptions(plan, INFER_ROWS), quote: plan.quoteChar.charCodeAt(0) };
 }
 
-export async function readCsv(file: string, options: Options, compression: string, scratch: string): Promise<pl.DataFrame> {
+/**
+ * Reads CSV with pandas' read_csv semantics for the supported options. A file read with default
+ * settings and larger than two chunks of `chunkBytes` (0: never) is parsed a chunk at a time
+ * (csv-chunks.ts), holding one chunk of its bytes instead of all of them; the rest is the same.
+ */
+export async function readCsv(file: string, options: Options, compression: string, scratch: string, chunkBytes = 0): Promise<pl.DataFrame> {
   const plan = planCsv(options, compression);
   // nodejs-polars reads a path only when it ends in .csv (any other string is taken as CSV text).
   const source = path.join(scratch, "data.csv");
   if (plan.encoding !== "utf-8") await transcodeToUtf8(file, source, plan.encoding);
   else await symlink(path.resolve(file), source);
+  const frame = (await readInChunks(source, options, chunkBytes)) ?? (await readWhole(source, plan));
+  return applyDtypeHints(applyCsvPostSteps(frame, plan), plan.dtypes);
+}
+
+/** The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. */
+async function readInChunks(source: string, options: Options, chunkBytes: number): Promise<pl.DataFrame | undefined> {
+  const read = chunkedReadOptions(options);
+  if (!read || chunkBytes <= 0 || (await stat(source)).size <= 2 * chunkBytes) return undefined;
+  try {
+    return await readCsvInChunks(source, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 4 * chunkBytes }, chunkBytes);
+  } catch (error) {
+    if (error instanceof GiveUp) return undefined;
+    throw error;
+  }
+}
+
+async function readWhole(source: string, plan: CsvPlan): Promise<pl.DataFrame> {
   let frame: pl.DataFrame;
   // With a thousands separator "1.234" would be read as a float: read text, and type it after the separators go.
   const infer = plan.thousands ? 0 : INFER_ROWS;
@@ -84,5 +107,5 @@ export async function readCsv(file: string, options: Options, compression: strin
       });
     }
   }
-  return applyDtypeHints(applyCsvPostSteps(frame, plan), plan.dtypes);
+  return frame;
 }

@@ -5,8 +5,7 @@ import type pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { readArrow } from "./arrow-ipc.ts";
 import { linkCanonicalArrow } from "./arrow-link.ts";
-import { chunkedReadOptions, INFER_ROWS, readCsv } from "./csv.ts";
-import { GiveUp, readCsvInChunks } from "./csv-chunks.ts";
+import { readCsv } from "./csv.ts";
 import { type DecompressLimits, decompressFile } from "./decompress.ts";
 import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
@@ -90,30 +89,12 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
   }
 }
 
-/**
- * A large CSV read with default settings, parsed a chunk at a time (csv-chunks.ts). Undefined when
- * that does not apply or the chunks could read differently from the whole file; the whole-file read
- * then takes over.
- */
-async function readCsvChunked(file: string, request: ParseRequest): Promise<pl.DataFrame | undefined> {
-  const chunkBytes = request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
-  if (request.fileType !== "csv" || chunkBytes <= 0 || (await stat(file)).size <= 2 * chunkBytes) return undefined;
-  const read = chunkedReadOptions(request.parserOptions);
-  if (!read) return undefined;
-  try {
-    return await readCsvInChunks(file, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 4 * chunkBytes }, chunkBytes);
-  } catch (error) {
-    if (error instanceof GiveUp) return undefined;
-    throw error;
-  }
-}
-
 async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<{ name: string; frame: pl.DataFrame }[]> {
   const { fileType, parserOptions: options, tableName } = request;
   const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
   switch (fileType) {
     case "csv":
-      return one((await readCsvChunked(file, request)) ?? (await readCsv(file, options, request.compression, request.scratch)));
+      return one(await readCsv(file, options, request.compression, request.scratch, request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES));
     case "json":
       return one(await readJson(file, options));
     case "parquet":
