@@ -1,7 +1,6 @@
 // Parses a large CSV file chunk by chunk, holding a chunk of its bytes at a time, into the same frame polars' whole-file read gives.
 import { open } from "node:fs/promises";
 import pl from "nodejs-polars";
-import { releaseFrames } from "./release-memory.ts";
 
 /** Why a chunked parse stopped; the upload is then parsed whole, which gives the user the full story. */
 export class GiveUp extends Error {}
@@ -157,7 +156,6 @@ export async function readCsvInChunks(file: string, options: ChunkParserOptions,
       const { bytesRead } = await handle.read(parser.space(chunkBytes), 0, chunkBytes, null);
       if (bytesRead === 0) break;
       parser.commit(bytesRead);
-      releaseFrames();
     }
     parser.end();
     return frames.length === 1 ? (frames[0] as pl.DataFrame) : pl.concat(frames, { how: "vertical", rechunk: false });

@@ -23,9 +23,7 @@ export function findDeno(): string | undefined {
 
 export async function startServer(env: Record<string, string>, runtime: "node" | "deno" = "node"): Promise<ServerProcess> {
   const command =
-    runtime === "node"
-      ? { bin: process.execPath, args: ["--expose-gc", "src/server/node.ts"] }
-      : { bin: findDeno() ?? "deno", args: ["task", "start"] };
+    runtime === "node" ? { bin: process.execPath, args: ["src/server/node.ts"] } : { bin: findDeno() ?? "deno", args: ["task", "start"] };
   const child = spawn(command.bin, command.args, {
     cwd: ROOT,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
