@@ -109,6 +109,19 @@ async function checkBatch(handle: FileHandle, layouts: Layout[], header: RecordB
   if (buffer !== header.buffers.length) throw new Error("record batch has too many buffers");
 }
 
+const describeFields = (schema: Schema) => schema.fields.map((f) => `${f.name}:${f.type}:${f.nullable}`).join("\n");
+
+/** The schema message after the magic must be the footer's schema: readers of the stream part (ours too) take it from there. */
+async function checkHeadSchema(handle: FileHandle, schema: Schema, footerStart: number): Promise<void> {
+  const prefix = await readAt(handle, 8, 8);
+  const [length, start] = prefix.readInt32LE(0) === -1 ? [prefix.readInt32LE(4), 16] : [prefix.readInt32LE(0), 12];
+  if (length <= 0 || start + length > footerStart) throw new Error("bad schema message");
+  const message = Message.decode(await readAt(handle, start, length));
+  if (message.headerType !== MessageHeader.Schema || describeFields(message.header() as Schema) !== describeFields(schema)) {
+    throw new Error("the schema message does not match the footer");
+  }
+}
+
 /**
  * Reads the footer and every record batch's metadata; throws when the file is not a well-formed,
  * uncompressed IPC file of flat columns without dictionaries. Reads a few bytes per batch, never the data.
@@ -124,6 +137,7 @@ export async function checkArrowFile(handle: FileHandle, size: number): Promise<
   const footer = Footer.decode(await readAt(handle, footerStart, footerLength));
   if (footer.numDictionaries > 0) throw new Error("dictionary batches");
   const fields: Field[] = footer.schema.fields;
+  await checkHeadSchema(handle, footer.schema, footerStart);
   const layouts = fields.map((f) => layoutOf(f.type));
   if (layouts.some((l) => l === undefined)) throw new Error("nested or unusual column types");
   let rows = 0;

@@ -1,5 +1,5 @@
 // The fast path for Arrow IPC files that already are canonical tables: check them, then link, not rewrite.
-import { type FileHandle, open } from "node:fs/promises";
+import { type FileHandle, open, rm } from "node:fs/promises";
 import { type AsyncRecordBatchFileReader, type Field, RecordBatchReader, Type } from "apache-arrow";
 import { checkArrowFile } from "./arrow-check.ts";
 import { linkTable, type TableSchema } from "./table-files.ts";
@@ -54,5 +54,11 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
     await handle.close();
   }
   if (fields.some((f) => !PLAIN.has(f.type.typeId)) || new Set(fields.map((f) => f.name)).size !== fields.length) return undefined;
-  return linkTable(file, target, name, rows);
+  try {
+    return await linkTable(file, target, name, rows);
+  } catch {
+    // Unlinked before the general path writes there: writing through the link would overwrite the upload.
+    await rm(target, { force: true });
+    return undefined;
+  }
 }

@@ -33,6 +33,8 @@ async function readSchema(path: string): Promise<Schema> {
 
 export async function writeTable(frame: DataFrame, path: string, name: string): Promise<TableSchema> {
   await mkdir(dirname(path), { recursive: true });
+  // A new file, never one shared by a hard link (a linked upload): polars truncates what it writes to.
+  await rm(path, { force: true });
   try {
     frame.writeIPC(path, { compression: "uncompressed" });
   } catch (error) {

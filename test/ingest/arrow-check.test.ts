@@ -101,6 +101,17 @@ describe("checkArrowFile", () => {
     await expect(check(bytes)).rejects.toThrow(/offsets point past/);
   });
 
+  it("refuses a file whose leading schema message is not the footer's schema", async () => {
+    const bytes = Buffer.from(polarsFile());
+    // The schema message starts after the 8-byte magic; its flatbuffer after the 8-byte prefix.
+    const length = bytes.readInt32LE(12);
+    bytes.fill(0x41, 16, 16 + length);
+    await expect(check(bytes)).rejects.toThrow();
+    const other = Buffer.from(pl.DataFrame({ other: [1, 2, 3, 4] }).writeIPC());
+    const mixed = Buffer.concat([other.subarray(0, 8 + 8 + other.readInt32LE(12)), polarsFile().subarray(8 + 8 + bytes.readInt32LE(12))]);
+    await expect(check(mixed)).rejects.toThrow();
+  });
+
   it("refuses a batch whose header is garbage", async () => {
     const bytes = Buffer.from(polarsFile());
     const { metaStart, metaLength } = firstBatch(bytes);
