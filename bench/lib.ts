@@ -54,19 +54,71 @@ export function polarsFloor(file: string, format: Format): number {
   return best;
 }
 
+/** The server process and its children (the parser process): memory is counted over all of them. */
+function processes(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    // no children listed
+  }
+  return [pid, ...children];
+}
+
+function statusField(pid: number, field: string): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The sum of the high-water marks of the server and its child processes (each since its last reset). */
 export function peakRss(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  return processes(pid).reduce((sum, p) => sum + statusField(p, "VmHWM"), 0);
 }
 
-export function currentRss(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+export function currentPss(pid: number): number {
+  return processes(pid).reduce((sum, p) => sum + pss(p), 0);
 }
 
-/** Resets the kernel's peak-RSS counter of a process (Linux: clear_refs 5). */
+function pss(pid: number): number {
+  try {
+    return Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples the proportional set size (PSS) of the server and its children every `everyMs` until
+ * stopped, and answers the largest sum seen. Unlike the sum of their RSS, PSS counts the pages the
+ * processes share (the node binary, the polars library) once; the kernel keeps no PSS high-water mark,
+ * so this is sampled, and a spike shorter than the interval can be missed.
+ */
+export function samplePss(pid: number, everyMs = 10): { stop(): number } {
+  let peak = 0;
+  const take = () => {
+    peak = Math.max(
+      peak,
+      processes(pid).reduce((sum, p) => sum + pss(p), 0),
+    );
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      take();
+      return peak;
+    },
+  };
+}
+
+/** Resets the kernel's peak-RSS counters of the server and its children (Linux: clear_refs 5). */
 export function resetPeak(pid: number): void {
-  writeFileSync(`/proc/${pid}/clear_refs`, "5");
+  for (const p of processes(pid)) writeFileSync(`/proc/${p}/clear_refs`, "5");
 }
 
 export type BenchServer = {

@@ -7,8 +7,8 @@ import type { Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
-import { inferCompression, parseUpload } from "../ingest/parse.ts";
-import { linkTable, readTable, writeTable } from "../ingest/table-files.ts";
+import { inferCompression, type ParseRequest, parseUpload } from "../ingest/parse.ts";
+import { linkTable, readTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
@@ -64,6 +64,8 @@ export function createDatasetService(deps: {
   decompress: DecompressLimits;
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
+  /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
+  parse?: (request: ParseRequest) => Promise<TableSchema[]>;
   /** Sharing mode new datasets start in. */
   defaultSharingMode: string;
   /** Told how long each stage of a direct upload took (logged at debug level). */
@@ -273,7 +275,7 @@ export function createDatasetService(deps: {
       const scratch = await blobs.scratch();
       let schema: Awaited<ReturnType<typeof parseUpload>>[number] | undefined;
       try {
-        [schema] = await parseUpload({
+        [schema] = await (deps.parse ?? parseUpload)({
           rawPath,
           fileType: plan.fileType,
           compression,

@@ -5,7 +5,8 @@ import type { Viewer } from "../auth/viewer.ts";
 import { AppError, isAppError } from "../errors/app-error.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { type Compression, checkNameAgainstCompression, type FileType, isCompression, isFileType } from "../ingest/formats.ts";
-import { parseUpload } from "../ingest/parse.ts";
+import { type ParseRequest, parseUpload } from "../ingest/parse.ts";
+import type { TableSchema } from "../ingest/table-files.ts";
 import { validateParserOptions } from "../ingest/validate-options.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
@@ -35,6 +36,8 @@ export type FileServiceOptions = {
   decompress: DecompressLimits;
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
+  /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
+  parse?: (request: ParseRequest) => Promise<TableSchema[]>;
   /** Told how long each stage of an upload took (logged at debug level). */
   onTimings?: (timings: Record<string, number | string>) => void;
 };
@@ -108,7 +111,7 @@ export function createFileService(options: FileServiceOptions) {
     const scratch = await blobs.scratch();
     const tablesDir = blobs.pathOf("files", file.id, version, "tables");
     try {
-      const schemas = await parseUpload({
+      const schemas = await (options.parse ?? parseUpload)({
         rawPath: blobs.pathOf("files", file.id, version, "raw"),
         fileType: file.fileType as FileType,
         compression: file.fileCompression as Compression,

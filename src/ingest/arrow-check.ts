@@ -3,6 +3,7 @@ import type { FileHandle } from "node:fs/promises";
 import { type DataType, type Field, MessageHeader, type Schema, Type } from "apache-arrow";
 import { Footer } from "apache-arrow/ipc/metadata/file";
 import { Message, type RecordBatch } from "apache-arrow/ipc/metadata/message";
+import { guardFooter, guardMessage } from "./flatbuffer-guard.ts";
 
 export type CheckedArrowFile = { schema: Schema; rows: number };
 
@@ -111,46 +112,81 @@ async function checkBatch(handle: FileHandle, layouts: Layout[], header: RecordB
 
 const describeFields = (schema: Schema) => schema.fields.map((f) => `${f.name}:${f.type}:${f.nullable}`).join("\n");
 
+/** Metadata (footer, message headers) larger than this is refused: real ones are kilobytes, at most a few MiB. */
+const MAX_METADATA = 64 << 20;
+
+/** Reads and decodes one encapsulated message's metadata, its lengths checked first (flatbuffer-guard.ts). */
+async function readMessage(handle: FileHandle, offset: number, metaDataLength: number): Promise<Message> {
+  if (metaDataLength <= 0 || metaDataLength > MAX_METADATA) throw new Error("bad message metadata length");
+  const bytes = messageBytes(await readAt(handle, offset, metaDataLength));
+  guardMessage(bytes);
+  return Message.decode(bytes);
+}
+
 /** The schema message after the magic must be the footer's schema: readers of the stream part (ours too) take it from there. */
 async function checkHeadSchema(handle: FileHandle, schema: Schema, footerStart: number): Promise<void> {
   const prefix = await readAt(handle, 8, 8);
   const [length, start] = prefix.readInt32LE(0) === -1 ? [prefix.readInt32LE(4), 16] : [prefix.readInt32LE(0), 12];
   if (length <= 0 || start + length > footerStart) throw new Error("bad schema message");
-  const message = Message.decode(await readAt(handle, start, length));
+  const message = await readMessage(handle, 8, start - 8 + length);
   if (message.headerType !== MessageHeader.Schema || describeFields(message.header() as Schema) !== describeFields(schema)) {
     throw new Error("the schema message does not match the footer");
   }
 }
 
+export type ScannedArrowFile = {
+  schema: Schema;
+  dictionaries: number;
+  batches: { header: RecordBatch; bodyStart: number; bodyLength: number }[];
+};
+
 /**
- * Reads the footer and every record batch's metadata; throws when the file is not a well-formed,
- * uncompressed IPC file of flat columns without dictionaries. Reads a few bytes per batch, never the data.
+ * The structure of an IPC file, from its metadata alone: magic at both ends, the footer, the schema
+ * message after the magic, and every dictionary and record batch message, each inside the file, with
+ * its lengths checked before apache-arrow decodes it. Throws on anything malformed.
  */
-export async function checkArrowFile(handle: FileHandle, size: number): Promise<CheckedArrowFile> {
+export async function scanArrowFile(handle: FileHandle, size: number): Promise<ScannedArrowFile> {
   if (size < 8 + TAIL) throw new Error("too short for an Arrow file");
   const head = await readAt(handle, 0, 6);
   const tail = await readAt(handle, size - TAIL, TAIL);
   if (head.toString("latin1") !== MAGIC || tail.subarray(4).toString("latin1") !== MAGIC) throw new Error("no Arrow file magic");
   const footerLength = tail.readInt32LE(0);
   const footerStart = size - TAIL - footerLength;
-  if (footerLength <= 0 || footerStart < 8) throw new Error("bad footer length");
-  const footer = Footer.decode(await readAt(handle, footerStart, footerLength));
-  if (footer.numDictionaries > 0) throw new Error("dictionary batches");
-  const fields: Field[] = footer.schema.fields;
+  if (footerLength <= 0 || footerLength > MAX_METADATA || footerStart < 8) throw new Error("bad footer length");
+  const footerBytes = await readAt(handle, footerStart, footerLength);
+  guardFooter(footerBytes);
+  const footer = Footer.decode(footerBytes);
   await checkHeadSchema(handle, footer.schema, footerStart);
-  const layouts = fields.map((f) => layoutOf(f.type));
+  const blocks = [
+    ...[...footer.dictionaryBatches()].map((block) => ({ block, type: MessageHeader.DictionaryBatch })),
+    ...[...footer.recordBatches()].map((block) => ({ block, type: MessageHeader.RecordBatch })),
+  ];
+  const batches: ScannedArrowFile["batches"] = [];
+  for (const { block, type } of blocks) {
+    const bodyStart = block.offset + block.metaDataLength;
+    if (block.offset < 8 || block.bodyLength < 0 || bodyStart + block.bodyLength > footerStart) throw new Error("block outside the file");
+    const message = await readMessage(handle, block.offset, block.metaDataLength);
+    if (message.headerType !== type || message.bodyLength > block.bodyLength) throw new Error("bad batch message");
+    if (type === MessageHeader.RecordBatch)
+      batches.push({ header: message.header() as RecordBatch, bodyStart, bodyLength: message.bodyLength });
+  }
+  return { schema: footer.schema, dictionaries: footer.numDictionaries, batches };
+}
+
+/**
+ * Scans the file (scanArrowFile) and checks it is a canonical table as it stands: uncompressed flat
+ * columns of plain types without dictionaries, every batch's buffers inside its body and long enough
+ * for its values. Reads a few bytes per batch, never the data.
+ */
+export async function checkArrowFile(handle: FileHandle, size: number): Promise<CheckedArrowFile> {
+  const scanned = await scanArrowFile(handle, size);
+  if (scanned.dictionaries > 0) throw new Error("dictionary batches");
+  const layouts = scanned.schema.fields.map((f: Field) => layoutOf(f.type));
   if (layouts.some((l) => l === undefined)) throw new Error("nested or unusual column types");
   let rows = 0;
-  for (const block of footer.recordBatches()) {
-    const bodyStart = block.offset + block.metaDataLength;
-    if (block.offset < 8 || block.metaDataLength <= 0 || block.bodyLength < 0 || bodyStart + block.bodyLength > footerStart) {
-      throw new Error("record batch block outside the file");
-    }
-    const message = Message.decode(messageBytes(await readAt(handle, block.offset, block.metaDataLength)));
-    if (message.headerType !== MessageHeader.RecordBatch || message.bodyLength > block.bodyLength)
-      throw new Error("bad record batch message");
-    await checkBatch(handle, layouts as Layout[], message.header() as RecordBatch, bodyStart, message.bodyLength);
-    rows += (message.header() as RecordBatch).length;
+  for (const { header, bodyStart, bodyLength } of scanned.batches) {
+    await checkBatch(handle, layouts as Layout[], header, bodyStart, bodyLength);
+    rows += header.length;
   }
-  return { schema: footer.schema, rows };
+  return { schema: scanned.schema, rows };
 }

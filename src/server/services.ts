@@ -17,6 +17,7 @@ import { createFileService } from "../files/files-service.ts";
 import { createGfqlService } from "../gfql/surface/gfql-service.ts";
 import { createQueryPool } from "../gfql/surface/query-pool.ts";
 import { createHealthService } from "../health/health-service.ts";
+import { createParseSandbox } from "../ingest/parse-sandbox.ts";
 import { createCollectionService } from "../sessions/collections.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
@@ -53,6 +54,8 @@ export async function createServices(config: Config, logger: Logger) {
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
   const auth = createAuthService({ db, tokens, authenticator, keys, browserSessions, throttle: createLoginThrottle(config.loginThrottle) });
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
+  // Uploads are parsed in a process of their own: a hostile file that makes polars abort ends only that one.
+  const parser = createParseSandbox({ onStderr: (text) => logger.warn("parser", { stderr: text.trim().slice(0, 2000) }) });
   // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
   const decompress = {
     maxBytes: config.maxDecompressedBytes,
@@ -65,6 +68,7 @@ export async function createServices(config: Config, logger: Logger) {
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     csvChunkBytes: config.csvChunkBytes,
+    parse: parser.parse,
     onTimings: (timings) => logger.debug("upload", timings),
   });
   const datasetRows = createDatasetRows(db);
@@ -76,6 +80,7 @@ export async function createServices(config: Config, logger: Logger) {
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     csvChunkBytes: config.csvChunkBytes,
+    parse: parser.parse,
     onTimings: (timings) => logger.debug("dataset upload", timings),
     defaultSharingMode: config.defaultSharingMode,
     datasetRows,
@@ -100,6 +105,7 @@ export async function createServices(config: Config, logger: Logger) {
 
   async function close(): Promise<void> {
     workers.close();
+    await parser.close();
     await queryPool.close();
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
   }

@@ -1,0 +1,34 @@
+// The parser process (parse-sandbox.ts): reads parse requests as JSON lines on stdin, answers each on stdout.
+import { createInterface } from "node:readline";
+import { isAppError } from "../errors/app-error.ts";
+import { type ParseRequest, parseUpload } from "./parse.ts";
+
+export type ParseReply =
+  | { id: number; schemas: Awaited<ReturnType<typeof parseUpload>> }
+  | { id: number; error: { code: string; message: string; details: Record<string, unknown> } };
+
+const reply = (message: ParseReply) => process.stdout.write(`${JSON.stringify(message)}\n`);
+
+// One request at a time, in order: the parent sends the next only after this one is answered.
+const lines = createInterface({ input: process.stdin });
+lines.on("line", async (line) => {
+  const { id, request } = JSON.parse(line) as { id: number; request: ParseRequest };
+  try {
+    reply({ id, schemas: await parseUpload(request) });
+  } catch (error) {
+    if (isAppError(error)) reply({ id, error: { code: error.code, message: error.message, details: error.details ?? {} } });
+    else reply({ id, error: { code: "INTERNAL", message: (error as Error)?.message ?? String(error), details: {} } });
+  }
+});
+// The parent closing stdin (or exiting) ends this process.
+lines.on("close", () => process.exit(0));
+// The common readers load now, while the server starts, not during the first upload (parse.ts loads each on first use).
+await Promise.all([
+  import("./csv.ts"),
+  import("./parquet.ts"),
+  import("hyparquet"),
+  import("./arrow-link.ts"),
+  import("./arrow-ipc.ts"),
+  import("./json.ts"),
+]);
+process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
