@@ -21,6 +21,8 @@ export type Config = Readonly<{
   maxDecompressedBytes: number;
   /** CSV read with default settings past twice this size is parsed a chunk at a time; 0: always whole. */
   csvChunkBytes: number;
+  /** An upload still parsing after this long stops its parser process and fails. */
+  parseTimeoutSeconds: number;
   maxCompressionRatio: number;
   publicUrl: string | undefined;
   trustProxy: boolean;
@@ -122,6 +124,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxDecompressedBytes: int(env, "MAX_DECOMPRESSED_BYTES", 32 * 1024 ** 3, 1),
     maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
+    parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
     publicUrl,
     trustProxy: bool(env, "TRUST_PROXY", false),
     logLevel,

@@ -30,10 +30,13 @@ export type ParseSandbox = { parse(request: ParseRequest): Promise<TableSchema[]
  * allocate; a panic in one of its threads): in here that ends only the parser, the upload being parsed
  * fails with PARSE_FAILED, and the next one gets a fresh process.
  */
-export function createParseSandbox(options: { onStderr?: (text: string) => void } = {}): ParseSandbox {
+export function createParseSandbox(options: { onStderr?: (text: string) => void; timeoutMs?: number } = {}): ParseSandbox {
   let child: ChildProcessWithoutNullStreams | undefined;
   let ready: Promise<void> | undefined;
   let current: Job | undefined;
+  /** Set when the current job ran past its time: the parser is stopped, and the job told why. */
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const queue: Job[] = [];
   let serial = 0;
   let closed = false;
@@ -55,11 +58,17 @@ export function createParseSandbox(options: { onStderr?: (text: string) => void 
         if (child === started) child = undefined;
         const lost = current;
         current = undefined;
+        clearTimeout(timer);
         lost?.reject(
-          new AppError("PARSE_FAILED", "the file could not be parsed: it made the parser stop", {
-            details: { parser: signal ?? `exit code ${code}` },
-          }),
+          timedOut
+            ? new AppError("PARSE_FAILED", `the file could not be parsed within ${Math.round((options.timeoutMs ?? 0) / 1000)} s`, {
+                details: { parser: "timed out" },
+              })
+            : new AppError("PARSE_FAILED", "the file could not be parsed: it made the parser stop", {
+                details: { parser: signal ?? `exit code ${code}` },
+              }),
         );
+        timedOut = false;
         if (!closed && queue.length > 0) next();
       });
     });
@@ -75,6 +84,7 @@ export function createParseSandbox(options: { onStderr?: (text: string) => void 
     const job = current;
     if (!job || job.id !== message.id) return;
     current = undefined;
+    clearTimeout(timer);
     if ("schemas" in message) job.resolve(message.schemas);
     else if (isAppErrorCode(message.error.code) && message.error.code !== "INTERNAL") {
       job.reject(new AppError(message.error.code, message.error.message, { details: message.error.details }));
@@ -89,7 +99,17 @@ export function createParseSandbox(options: { onStderr?: (text: string) => void 
     current = job;
     const sending = child;
     ready?.then(
-      () => sending?.stdin.write(`${JSON.stringify({ id: job.id, request: job.request })}\n`),
+      () => {
+        sending?.stdin.write(`${JSON.stringify({ id: job.id, request: job.request })}\n`);
+        if (options.timeoutMs) {
+          timer = setTimeout(() => {
+            if (current !== job) return;
+            timedOut = true;
+            sending?.kill("SIGKILL");
+          }, options.timeoutMs);
+          timer.unref?.();
+        }
+      },
       (error: Error) => {
         if (current !== job) return;
         current = undefined;

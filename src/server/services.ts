@@ -55,7 +55,10 @@ export async function createServices(config: Config, logger: Logger) {
   const auth = createAuthService({ db, tokens, authenticator, keys, browserSessions, throttle: createLoginThrottle(config.loginThrottle) });
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   // Uploads are parsed in a process of their own: a hostile file that makes polars abort ends only that one.
-  const parser = createParseSandbox({ onStderr: (text) => logger.warn("parser", { stderr: text.trim().slice(0, 2000) }) });
+  const parser = createParseSandbox({
+    timeoutMs: config.parseTimeoutSeconds * 1000,
+    onStderr: (text) => logger.warn("parser", { stderr: text.trim().slice(0, 2000) }),
+  });
   // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.
   const decompress = {
     maxBytes: config.maxDecompressedBytes,

@@ -109,6 +109,32 @@ describe("the parser process", () => {
   }, 120_000);
 });
 
+describe("the parser's time limit", () => {
+  it("stops a parse that runs past it and fails the upload, saying so", async () => {
+    const sandbox = createParseSandbox({ timeoutMs: 1 });
+    try {
+      const base = path.join(dir, "slow");
+      mkdirSync(path.join(base, "scratch"), { recursive: true });
+      const lines = ["a,b"];
+      for (let i = 0; i < 200_000; i += 1) lines.push(`${i},row ${i}`);
+      writeFileSync(path.join(base, "raw"), lines.join("\n"));
+      const parsing = sandbox.parse({
+        rawPath: path.join(base, "raw"),
+        fileType: "csv",
+        compression: "",
+        parserOptions: {},
+        tableName: "t",
+        tablesDir: path.join(base, "tables"),
+        scratch: path.join(base, "scratch"),
+        limits: { maxBytes: 1 << 30, maxRatio: 100, floorBytes: 1 << 28 },
+      });
+      await expect(parsing).rejects.toMatchObject({ code: "PARSE_FAILED", details: { parser: "timed out" } });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
+
 function writeParquet(): string {
   const file = path.join(dir, "base.parquet");
   table.writeParquet(file, { compression: "uncompressed" });
