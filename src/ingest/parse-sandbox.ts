@@ -45,7 +45,10 @@ export function createParseSandbox(options: { onStderr?: (text: string) => void;
     const { bin, args } = command();
     const started = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], env: process.env });
     child = started;
-    started.stderr.on("data", (chunk: Buffer) => options.onStderr?.(chunk.toString()));
+    // What the parser prints (a native library's last words, say), a line at a time.
+    createInterface({ input: started.stderr }).on("line", (line) => {
+      if (line.trim()) options.onStderr?.(line);
+    });
     ready = new Promise<void>((resolve, reject) => {
       const lines = createInterface({ input: started.stdout });
       lines.on("line", (line) => {
