@@ -122,7 +122,7 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
     return parsed.values.help ? 0 : 2;
   }
   // The CLI's own logs stay quiet unless asked for, so its output can be parsed.
-  const services = await createServices(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"));
+  const services = await createServices(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"), { parser: "lazy" });
   try {
     await run(services, noun, verb, parsed.values as Flags);
     return 0;

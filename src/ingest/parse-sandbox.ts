@@ -30,7 +30,13 @@ export type ParseSandbox = { parse(request: ParseRequest): Promise<TableSchema[]
  * allocate; a panic in one of its threads): in here that ends only the parser, the upload being parsed
  * fails with PARSE_FAILED, and the next one gets a fresh process.
  */
-export function createParseSandbox(options: { onStderr?: (text: string) => void; timeoutMs?: number } = {}): ParseSandbox {
+export function createParseSandbox(
+  options: {
+    onStderr?: (text: string) => void;
+    timeoutMs?: number /** Start the process now rather than at the first parse. */;
+    eager?: boolean;
+  } = {},
+): ParseSandbox {
   let child: ChildProcessWithoutNullStreams | undefined;
   let ready: Promise<void> | undefined;
   let current: Job | undefined;
@@ -122,7 +128,7 @@ export function createParseSandbox(options: { onStderr?: (text: string) => void;
     );
   }
 
-  start();
+  if (options.eager ?? true) start();
   return {
     parse(request) {
       if (closed) return Promise.reject(new Error("the parser is closed"));

@@ -32,7 +32,8 @@ export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
-export async function createServices(config: Config, logger: Logger) {
+/** `parser: "lazy"` starts the parser process at the first upload (the command line parses none); the server starts it at once. */
+export async function createServices(config: Config, logger: Logger, options: { parser?: "eager" | "lazy" } = {}) {
   await migrate(config, logger);
   const db = await createDb(config);
   const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
@@ -56,6 +57,7 @@ export async function createServices(config: Config, logger: Logger) {
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   // Uploads are parsed in a process of their own: a hostile file that makes polars abort ends only that one.
   const parser = createParseSandbox({
+    eager: options.parser !== "lazy",
     timeoutMs: config.parseTimeoutSeconds * 1000,
     onStderr: (text) => logger.warn("parser", { stderr: text.trim().slice(0, 2000) }),
   });
