@@ -33,7 +33,8 @@ export type ParseSandbox = { parse(request: ParseRequest): Promise<TableSchema[]
 export function createParseSandbox(
   options: {
     onStderr?: (text: string) => void;
-    timeoutMs?: number /** Start the process now rather than at the first parse. */;
+    timeoutMs?: number;
+    /** Start the process now rather than at the first parse. */
     eager?: boolean;
   } = {},
 ): ParseSandbox {
@@ -58,7 +59,14 @@ export function createParseSandbox(
     ready = new Promise<void>((resolve, reject) => {
       const lines = createInterface({ input: started.stdout });
       lines.on("line", (line) => {
-        const message = JSON.parse(line) as ParseReply | { ready: true };
+        let message: ParseReply | { ready: true };
+        try {
+          message = JSON.parse(line) as ParseReply | { ready: true };
+        } catch {
+          // Not an answer: something in the parser printed to stdout.
+          options.onStderr?.(line);
+          return;
+        }
         if ("ready" in message) resolve();
         else settle(message);
       });
