@@ -14,10 +14,10 @@ function command(): { bin: string; args: string[] } {
   if ("Deno" in globalThis) {
     return {
       bin: process.execPath,
-      args: ["run", "--allow-env", "--allow-read", "--allow-write", "--allow-ffi", "--allow-sys", CHILD],
+      args: ["run", "--v8-flags=--expose-gc", "--allow-env", "--allow-read", "--allow-write", "--allow-ffi", "--allow-sys", CHILD],
     };
   }
-  return { bin: process.execPath, args: [CHILD] };
+  return { bin: process.execPath, args: ["--expose-gc", CHILD] };
 }
 
 type Job = { id: number; request: ParseRequest; resolve(schemas: TableSchema[]): void; reject(error: Error): void };
