@@ -5,24 +5,6 @@ import pl from "nodejs-polars";
 import { checkArrowFile, scanArrowFile } from "./arrow-check.ts";
 import { linkTable, type TableSchema } from "./table-files.ts";
 
-/** Types every reader of our tables (polars, apache-arrow 21 in the browser) takes as they are; others go through polars. */
-const PLAIN: ReadonlySet<number> = new Set([
-  Type.Null,
-  Type.Bool,
-  Type.Int,
-  Type.Float,
-  Type.Utf8,
-  Type.LargeUtf8,
-  Type.Binary,
-  Type.LargeBinary,
-  Type.Utf8View,
-  Type.BinaryView,
-  Type.Date,
-  Type.Timestamp,
-  Type.Time,
-  Type.Dictionary,
-]);
-
 /** Columns whose bytes can be wrong for their type (text that is not UTF-8, offsets or views out of bounds). */
 const VARIABLE: ReadonlySet<number> = new Set([
   Type.Utf8,
@@ -33,6 +15,9 @@ const VARIABLE: ReadonlySet<number> = new Set([
   Type.BinaryView,
   Type.Dictionary,
 ]);
+
+/** Types every reader of our tables (polars, apache-arrow 21 in the browser) takes as they are; others go through polars. */
+const PLAIN: ReadonlySet<number> = new Set([...VARIABLE, Type.Null, Type.Bool, Type.Int, Type.Float, Type.Date, Type.Timestamp, Type.Time]);
 
 /** polars reads these columns as it will read them later from the stored table (it checks UTF-8, offsets and views). */
 function readableByPolars(file: string, fields: Field[]): boolean {

@@ -7,6 +7,7 @@ import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "../../src/errors/app-error.ts";
 import { checkArrowFile } from "../../src/ingest/arrow-check.ts";
+import type { ParseRequest } from "../../src/ingest/parse.ts";
 import { createParseSandbox, type ParseSandbox } from "../../src/ingest/parse-sandbox.ts";
 import { FIXTURES } from "../helpers/fixtures.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -27,6 +28,20 @@ function mutations(base: Buffer, count: number, seed: number): Buffer[] {
       bytes[Math.floor(random() * bytes.length)] = Math.floor(random() * 256);
     return bytes;
   });
+}
+
+/** A parse request for the upload stored as `base`/raw, with a scratch folder beside it. */
+function requestIn(base: string, fileType: "arrow" | "parquet" | "csv"): ParseRequest {
+  return {
+    rawPath: path.join(base, "raw"),
+    fileType,
+    compression: "",
+    parserOptions: {},
+    tableName: "t",
+    tablesDir: path.join(base, "tables"),
+    scratch: path.join(base, "scratch"),
+    limits: { maxBytes: 1 << 30, maxRatio: 100, floorBytes: 1 << 28 },
+  };
 }
 
 const table = pl.DataFrame({
@@ -85,16 +100,7 @@ describe("the parser process", () => {
       writeFileSync(path.join(base, "raw"), bytes);
       mkdirSync(path.join(base, "scratch"));
       try {
-        const schemas = await sandbox.parse({
-          rawPath: path.join(base, "raw"),
-          fileType,
-          compression: "",
-          parserOptions: {},
-          tableName: "t",
-          tablesDir: path.join(base, "tables"),
-          scratch: path.join(base, "scratch"),
-          limits: { maxBytes: 1 << 30, maxRatio: 100, floorBytes: 1 << 28 },
-        });
+        const schemas = await sandbox.parse(requestIn(base, fileType));
         // What parsed is a table polars reads back whole.
         expect(pl.scanIPC(path.join(base, "tables", "0.arrow")).collectSync().height).toBe(schemas[0]?.num_rows);
         parsed += 1;
@@ -119,16 +125,7 @@ describe("the parser's time limit", () => {
       const lines = ["a,b"];
       for (let i = 0; i < 200_000; i += 1) lines.push(`${i},row ${i}`);
       writeFileSync(path.join(base, "raw"), lines.join("\n"));
-      const parsing = sandbox.parse({
-        rawPath: path.join(base, "raw"),
-        fileType: "csv",
-        compression: "",
-        parserOptions: {},
-        tableName: "t",
-        tablesDir: path.join(base, "tables"),
-        scratch: path.join(base, "scratch"),
-        limits: { maxBytes: 1 << 30, maxRatio: 100, floorBytes: 1 << 28 },
-      });
+      const parsing = sandbox.parse(requestIn(base, "csv"));
       await expect(parsing).rejects.toMatchObject({ code: "PARSE_FAILED", details: { parser: "timed out" } });
     } finally {
       await sandbox.close();
