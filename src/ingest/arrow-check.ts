@@ -179,7 +179,11 @@ export async function scanArrowFile(handle: FileHandle, size: number): Promise<S
  * for its values. Reads a few bytes per batch, never the data.
  */
 export async function checkArrowFile(handle: FileHandle, size: number): Promise<CheckedArrowFile> {
-  const scanned = await scanArrowFile(handle, size);
+  return checkScanned(handle, await scanArrowFile(handle, size));
+}
+
+/** The canonical-table checks of checkArrowFile, on a file already scanned. */
+export async function checkScanned(handle: FileHandle, scanned: ScannedArrowFile): Promise<CheckedArrowFile> {
   if (scanned.dictionaries > 0) throw new Error("dictionary batches");
   const layouts = scanned.schema.fields.map((f: Field) => layoutOf(f.type));
   if (layouts.some((l) => l === undefined)) throw new Error("nested or unusual column types");

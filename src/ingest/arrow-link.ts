@@ -2,7 +2,7 @@
 import { type FileHandle, open, rm } from "node:fs/promises";
 import { type AsyncRecordBatchFileReader, type Field, RecordBatchReader, Type } from "apache-arrow";
 import pl from "nodejs-polars";
-import { checkArrowFile, scanArrowFile } from "./arrow-check.ts";
+import { checkScanned, scanArrowFile } from "./arrow-check.ts";
 import { linkTable, type TableSchema } from "./table-files.ts";
 
 /** Columns whose bytes can be wrong for their type (text that is not UTF-8, offsets or views out of bounds). */
@@ -55,14 +55,14 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
   let found: { fields: Field[]; rows: number; checked: boolean } | undefined;
   const handle = await open(file, "r");
   try {
-    const size = (await handle.stat()).size;
-    const checked = await checkArrowFile(handle, size).catch(() => undefined);
+    // Metadata that is not well formed never reaches apache-arrow's decoder (a hostile length could exhaust the heap).
+    const scanned = await scanArrowFile(handle, (await handle.stat()).size).catch(() => undefined);
+    if (!scanned) return undefined;
+    const checked = await checkScanned(handle, scanned).catch(() => undefined);
     if (checked) found = { fields: checked.schema.fields, rows: checked.rows, checked: true };
-    else {
-      // Dictionary columns are beyond the header check: apache-arrow decodes such files, once the scan has
-      // found their metadata well formed (a hostile length could exhaust the heap); polars then reads them whole.
-      const scanned = await scanArrowFile(handle, size).catch(() => undefined);
-      const decoded = scanned && scanned.dictionaries > 0 ? await decodeAll(handle) : undefined;
+    else if (scanned.dictionaries > 0) {
+      // Dictionary columns are beyond the header check: apache-arrow decodes such files; polars then reads them whole.
+      const decoded = await decodeAll(handle);
       if (decoded) found = { ...decoded, checked: false };
     }
   } catch {

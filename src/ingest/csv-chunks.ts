@@ -143,8 +143,6 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
   };
 }
 
-export type CsvChunkParser = ReturnType<typeof createCsvChunkParser>;
-
 /** Parses a stored CSV file chunk by chunk (see createCsvChunkParser), holding one chunk of its bytes at a time. */
 export async function readCsvInChunks(file: string, options: ChunkParserOptions, chunkBytes: number): Promise<pl.DataFrame> {
   const frames: pl.DataFrame[] = [];

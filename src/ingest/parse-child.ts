@@ -26,13 +26,6 @@ lines.on("line", async (line) => {
 });
 // The parent closing stdin (or exiting) ends this process.
 lines.on("close", () => process.exit(0));
-// The common readers load now, while the server starts, not during the first upload (parse.ts loads each on first use).
-await Promise.all([
-  import("./csv.ts"),
-  import("./parquet.ts"),
-  import("hyparquet"),
-  import("./arrow-link.ts"),
-  import("./arrow-ipc.ts"),
-  import("./json.ts"),
-]);
+// hyparquet (Parquet footers) loads now, while the server starts, not during the first Parquet upload.
+await import("hyparquet");
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);

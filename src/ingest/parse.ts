@@ -3,10 +3,17 @@ import { mkdir, open, stat } from "node:fs/promises";
 import path from "node:path";
 import type pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import type { DecompressLimits } from "./decompress.ts";
+import { readArrow } from "./arrow-ipc.ts";
+import { linkCanonicalArrow } from "./arrow-link.ts";
+import { readCsv } from "./csv.ts";
+import { type DecompressLimits, decompressFile } from "./decompress.ts";
+import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
+import { readJson } from "./json.ts";
 import { normalizeFrame } from "./normalize.ts";
 import type { Options } from "./option-readers.ts";
+import { readOrcFrame } from "./orc-frame.ts";
+import { readParquet } from "./parquet.ts";
 import { COMPRESSED, type Sniffed, sniff } from "./sniff.ts";
 import { type TableSchema, writeTable } from "./table-files.ts";
 
@@ -82,32 +89,23 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
   }
 }
 
-/** Each reader is loaded on first use: the server process, which only hands uploads to its parser, never loads them. */
 async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<{ name: string; frame: pl.DataFrame }[]> {
   const { fileType, parserOptions: options, tableName } = request;
   const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
   switch (fileType) {
     case "csv":
-      return one(
-        await (await import("./csv.ts")).readCsv(
-          file,
-          options,
-          request.compression,
-          request.scratch,
-          request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES,
-        ),
-      );
+      return one(await readCsv(file, options, request.compression, request.scratch, request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES));
     case "json":
-      return one(await (await import("./json.ts")).readJson(file, options));
+      return one(await readJson(file, options));
     case "parquet":
-      return one(await (await import("./parquet.ts")).readParquet(file, options));
+      return one(await readParquet(file, options));
     case "arrow":
-      return one(await (await import("./arrow-ipc.ts")).readArrow(file, options, kind));
+      return one(await readArrow(file, options, kind));
     case "orc":
-      return one(await (await import("./orc-frame.ts")).readOrcFrame(file, options));
+      return one(await readOrcFrame(file, options));
     case "xls":
     case "xlsx":
-      return (await import("./excel.ts")).readExcel(file, options, fileType);
+      return readExcel(file, options, fileType);
   }
 }
 
@@ -119,7 +117,7 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
   checkDeclared(kind, request, "raw");
   if (request.compression !== "") {
     file = path.join(request.scratch, "decompressed");
-    await (await import("./decompress.ts")).decompressFile(request.rawPath, file, request.compression, request.limits);
+    await decompressFile(request.rawPath, file, request.compression, request.limits);
     if ((await stat(file)).size === 0) throw failed(`the ${request.compression} data decompresses to nothing`);
     kind = await head(file);
     checkDeclared(kind, request, "decompressed");
@@ -131,7 +129,6 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
     file === request.rawPath &&
     Object.keys(request.parserOptions).length === 0
   ) {
-    const { linkCanonicalArrow } = await import("./arrow-link.ts");
     const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName);
     if (linked) return [linked];
   }
