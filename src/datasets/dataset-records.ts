@@ -35,6 +35,21 @@ export type DatasetRecord = Omit<
 
 const parse = <T>(text: string | null, fallback: T): T => (text === null ? fallback : (JSON.parse(text) as T));
 
+/**
+ * The API version both real clients put in `metadata.apiversion` ("3": Arrow uploads through api/v2),
+ * and so the one a dataset created without it was created through.
+ */
+export const METADATA_APIVERSION = "3";
+
+/**
+ * Spec 2.3's listings always show `metadata.agent` and `metadata.apiversion`. pygraphistry and the JS
+ * client send both; a client that sent neither gets its `agent_name` (empty when it sent none, as the
+ * spec's agent fields default) and apiversion "3". What the client sent is kept as sent.
+ */
+export function listedMetadata(stored: Record<string, unknown>, agentName: string | null): Record<string, unknown> {
+  return { agent: agentName ?? "", apiversion: METADATA_APIVERSION, ...stored };
+}
+
 export function toDatasetRecord(row: DatasetRow): DatasetRecord {
   return {
     ...row,
@@ -43,7 +58,7 @@ export function toDatasetRecord(row: DatasetRow): DatasetRecord {
     edgeHypergraphTransform: parse(row.edgeHypergraphTransform, []),
     nodeEncodings: parse(row.nodeEncodings, { bindings: {} }),
     edgeEncodings: parse(row.edgeEncodings, { bindings: {} }),
-    metadata: parse(row.metadata, {}),
+    metadata: listedMetadata(parse(row.metadata, {}), row.agentName),
     compute: parse(row.compute, null),
     layout: parse(row.layout, null),
     tablesSchemas: parse(row.tablesSchemas, {}),
