@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error.ts";
 import { CSV_OPTIONS } from "../ingest/csv-options.ts";
 import type { Compression, FileType } from "../ingest/formats.ts";
 import { JSON_OPTIONS } from "../ingest/json.ts";
+import { readRowGroups } from "../ingest/parquet.ts";
 
 export const DIRECT_FORMATS = ["json", "csv", "parquet", "orc", "arrow"] as const;
 export type DirectFormat = (typeof DIRECT_FORMATS)[number];
@@ -51,11 +52,8 @@ export function planDirectUpload(format: string, query: Record<string, string>):
         });
       continue;
     }
-    if (key === "row_groups") {
-      throw new AppError("INVALID_INPUT", 'query parameter "row_groups" is not supported; upload the rows you want', {
-        details: { field: key },
-      });
-    }
+    // Checked before the body is stored; whether each index exists is known once the file is read.
+    if (key === "row_groups") readRowGroups({ row_groups: value }, `query parameter "row_groups"`);
     parserOptions[key] = value;
   }
   return { fileType, compression, parserOptions };

@@ -8,7 +8,7 @@ import type { Compression, FileType } from "./formats.ts";
 import { JSON_OPTIONS } from "./json.ts";
 import { bool, int, type Options, oneOf, refuseUnknown, strings } from "./option-readers.ts";
 import { ORC_OPTIONS } from "./orc-frame.ts";
-import { PARQUET_OPTIONS } from "./parquet.ts";
+import { checkParquetOptions } from "./parquet.ts";
 
 export function validateParserOptions(fileType: FileType, compression: Compression, options: unknown): Options {
   if (options === null || options === undefined) return {};
@@ -27,9 +27,7 @@ export function validateParserOptions(fileType: FileType, compression: Compressi
       readDtypeHints(o.dtype);
       break;
     case "parquet":
-      refuseUnknown(o, PARQUET_OPTIONS, "parquet");
-      strings(o, "columns");
-      readDtypeHints(o.dtype);
+      checkParquetOptions(o);
       break;
     case "orc":
       refuseUnknown(o, ORC_OPTIONS, "orc");
