@@ -1,10 +1,27 @@
 // Reads Arrow IPC, file format (ARROW1, Feather v2) or stream format, compressed buffers included.
-import { readFile } from "node:fs/promises";
+import { type FileHandle, open, readFile, rename, rm, writeFile } from "node:fs/promises";
+import {
+  Dictionary,
+  type Field,
+  Int32,
+  MessageHeader,
+  type Schema,
+  Table,
+  Type,
+  tableFromIPC,
+  tableToIPC,
+  type Vector,
+  vectorFromArray,
+} from "apache-arrow";
+import { Footer } from "apache-arrow/ipc/metadata/file";
+import { Message } from "apache-arrow/ipc/metadata/message";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { applyDtypeHints, readDtypeHints } from "./dtype-hints.ts";
+import { guardFooter, guardMessage } from "./flatbuffer-guard.ts";
 import { type Options, refuseUnknown } from "./option-readers.ts";
 import type { Sniffed } from "./sniff.ts";
+import type { TableSchema } from "./table-files.ts";
 
 export const ARROW_OPTIONS = ["dtype"] as const;
 
@@ -25,4 +42,113 @@ export async function readArrow(file: string, options: Options, kind: Sniffed): 
       details: { format: "arrow" },
     });
   }
+}
+
+/** Schema messages larger than this are not looked at (real ones are kilobytes). */
+const MAX_SCHEMA_BYTES = 16 << 20;
+
+/** Read from the end of a file: its footer length and closing magic. */
+const TAIL = 10;
+
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer | undefined> {
+  if (position < 0 || length <= 0 || length > MAX_SCHEMA_BYTES) return undefined;
+  const bytes = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(bytes, 0, length, position);
+  return bytesRead === length ? bytes : undefined;
+}
+
+/**
+ * The schema of an IPC file (from its footer: apache-arrow's writer puts no schema message after the
+ * magic) or stream (its first message), the lengths checked before decoding; undefined when unreadable.
+ */
+async function sourceSchema(file: string, kind: "arrow-file" | "arrow-stream"): Promise<Schema | undefined> {
+  const handle = await open(file, "r");
+  try {
+    if (kind === "arrow-file") {
+      const size = (await handle.stat()).size;
+      const tail = await readAt(handle, size - TAIL, TAIL);
+      if (!tail) return undefined;
+      const length = tail.readInt32LE(0);
+      const footer = await readAt(handle, size - TAIL - length, length);
+      if (!footer) return undefined;
+      guardFooter(footer);
+      return Footer.decode(footer).schema;
+    }
+    const prefix = await readAt(handle, 0, 8);
+    if (!prefix) return undefined;
+    const [length, start] = prefix.readInt32LE(0) === -1 ? [prefix.readInt32LE(4), 8] : [prefix.readInt32LE(0), 4];
+    const bytes = await readAt(handle, start, length);
+    if (!bytes) return undefined;
+    guardMessage(bytes);
+    const message = Message.decode(bytes);
+    return message.headerType === MessageHeader.Schema ? (message.header() as Schema) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Columns named by a dtype hint take the hinted type, not their Arrow one. */
+function hinted(options: Options): (column: string) => boolean {
+  const hints = readDtypeHints(options.dtype);
+  if (!hints) return () => false;
+  return "all" in hints ? () => true : (column) => column in hints.byColumn;
+}
+
+/**
+ * pyarrow's `to_pandas()` makes every Arrow dictionary column `category`, whatever its values. polars
+ * keeps only dictionaries of text (as Categorical) and decodes the others (integers, floats, dates) to
+ * their value type: so an upload polars read (an Arrow stream, a compressed file, a file with options)
+ * would give `int64` where the same table as a stored Arrow file gives `category`. This encodes those
+ * columns of the stored table as dictionaries again (the same values; categories in order of first
+ * appearance) and answers the table's schema with them as `category`. Columns a dtype hint names keep
+ * the hinted type.
+ */
+export async function keepArrowDictionaries(
+  source: string,
+  kind: Sniffed,
+  options: Options,
+  stored: string,
+  schema: TableSchema,
+): Promise<TableSchema> {
+  if (kind !== "arrow-file" && kind !== "arrow-stream") return schema;
+  const fields = (await sourceSchema(source, kind))?.fields ?? [];
+  const isHinted = hinted(options);
+  const wanted = fields.filter((f: Field) => f.type.typeId === Type.Dictionary && !isHinted(f.name)).map((f) => f.name);
+  if (wanted.length === 0) return schema;
+  const table = tableFromIPC(await readFile(stored));
+  const recode = wanted.filter((name) => {
+    const type = table.schema.fields.find((f) => f.name === name)?.type;
+    return type !== undefined && type.typeId !== Type.Dictionary;
+  });
+  if (recode.length === 0) return schema;
+  const columns: Record<string, Vector> = {};
+  // Dictionary ids are unique in a schema: the new ones follow the ids already there.
+  let id = Math.max(-1, ...table.schema.fields.map((f) => (f.type.typeId === Type.Dictionary ? (f.type as Dictionary).id : -1)));
+  for (const field of table.schema.fields) {
+    const column = table.getChild(field.name) as Vector;
+    if (!recode.includes(field.name)) {
+      columns[field.name] = column;
+      continue;
+    }
+    id += 1;
+    columns[field.name] = vectorFromArray([...column], new Dictionary(field.type, new Int32(), id));
+  }
+  const temporary = `${stored}.dictionaries`;
+  try {
+    await writeFile(temporary, tableToIPC(new Table(columns), "file"));
+    // A new file replaces the stored one (never written through: it may be a hard link).
+    await rm(stored, { force: true });
+    await rename(temporary, stored);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw new AppError("PARSE_FAILED", `the Arrow dictionary columns could not be stored: ${(error as Error).message.split("\n")[0]}`, {
+      details: { format: "arrow" },
+    });
+  }
+  return {
+    ...schema,
+    dtypes: Object.fromEntries(Object.entries(schema.dtypes).map(([name, dtype]) => [name, recode.includes(name) ? "category" : dtype])),
+  };
 }

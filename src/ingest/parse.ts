@@ -3,7 +3,7 @@ import { mkdir, open, stat } from "node:fs/promises";
 import path from "node:path";
 import type pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import { readArrow } from "./arrow-ipc.ts";
+import { keepArrowDictionaries, readArrow } from "./arrow-ipc.ts";
 import { linkCanonicalArrow } from "./arrow-link.ts";
 import { readCsv } from "./csv.ts";
 import { type DecompressLimits, decompressFile } from "./decompress.ts";
@@ -136,6 +136,9 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
   const schemas: TableSchema[] = [];
   for (const [index, { name, frame }] of frames.entries()) {
     schemas.push(await writeTable(normalizeFrame(frame), path.join(request.tablesDir, `${index}.arrow`), name));
+  }
+  if (request.fileType === "arrow" && schemas[0]) {
+    schemas[0] = await keepArrowDictionaries(file, kind, request.parserOptions, path.join(request.tablesDir, "0.arrow"), schemas[0]);
   }
   return schemas;
 }
