@@ -100,7 +100,7 @@ const queryGraph: Tool = {
     if (args.format !== undefined && String(args.format).toLowerCase() !== "json")
       throw new ToolError(`[unsupported-format] only json is returned; leave format unset (got ${JSON.stringify(args.format)})`);
     const output = String(args.output_type ?? "shape");
-    type Answer = { nodeCount: number; edgeCount: number; nodes: unknown[] | null; edges: unknown[] | null };
+    type Answer = { nodeCount: number; edgeCount: number; warnings: string[]; nodes: unknown[] | null; edges: unknown[] | null };
     const { gfql } = dataOf<{ gfql: Answer }>(
       await run(ops.QUERY_GRAPH, { id: args.session_id, query: args.gfql_operations, output, timeoutMs }),
     );
@@ -109,6 +109,8 @@ const queryGraph: Tool = {
     if (gfql.edges) Object.assign(payload, { edges: gfql.edges, edges_returned: gfql.edges.length });
     const truncated = (gfql.nodes && gfql.nodes.length < gfql.nodeCount) || (gfql.edges && gfql.edges.length < gfql.edgeCount);
     if (output !== "shape") payload.truncated = Boolean(truncated);
+    // filters on columns the tables lack match nothing; say so rather than answer an unexplained zero
+    if (gfql.warnings.length > 0) payload.warnings = gfql.warnings;
     return payload;
   },
 };

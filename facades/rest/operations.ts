@@ -49,7 +49,7 @@ export const GET_SESSION = `query VizSession($id: ID!) { vizSession(id: $id) { $
 export const SHARE_DATASET = `mutation ShareDataset($datasetId: ID!, $mode: String!) { shareDataset(datasetId: $datasetId, mode: $mode) }`;
 
 export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOutput!, $limit: Int!, $fileFormat: GfqlFileFormat,
-  $nodeColumns: [String!], $edgeColumns: [String!]) {
+  $nodeColumns: [String!], $edgeColumns: [String!], $strictness: GfqlStrictness) {
   gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit, fileFormat: $fileFormat,
-    nodeColumns: $nodeColumns, edgeColumns: $edgeColumns) {
-    nodeCount edgeCount nodes edges nodesFile edgesFile shapeFile } }`;
+    nodeColumns: $nodeColumns, edgeColumns: $edgeColumns, strictness: $strictness) {
+    nodeCount edgeCount warnings nodes edges nodesFile edgesFile shapeFile } }`;

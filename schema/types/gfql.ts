@@ -10,6 +10,12 @@ const GfqlFileFormat = builder.enumType("GfqlFileFormat", {
   values: ["parquet", "csv", "arrow"] as const,
 });
 
+const GfqlStrictness = builder.enumType("GfqlStrictness", {
+  description:
+    "A filter on a column its table lacks: warn (default) matches nothing and says so in warnings, quiet matches nothing silently, strict refuses the query (E301). An IsNA test on an absent column matches every row. As pygraphistry's strict levels.",
+  values: ["strict", "warn", "quiet"] as const,
+});
+
 const base64 = (file: Uint8Array | undefined) =>
   file ? Buffer.from(file.buffer, file.byteOffset, file.byteLength).toString("base64") : null;
 
@@ -18,6 +24,10 @@ const GfqlResult = builder.objectRef<QueryAnswer>("GfqlResult").implement({
   fields: (t) => ({
     nodeCount: t.exposeInt("nodeCount"),
     edgeCount: t.exposeInt("edgeCount"),
+    warnings: t.stringList({
+      description: "What the query warned about: filters on columns the tables lack (see strictness).",
+      resolve: (r) => r.warnings ?? [],
+    }),
     nodes: t.field({ type: "JSON", nullable: true, resolve: (r) => r.nodes ?? null }),
     edges: t.field({ type: "JSON", nullable: true, resolve: (r) => r.edges ?? null }),
     nodesFile: t.string({
@@ -55,6 +65,7 @@ builder.queryFields((t) => ({
       fileFormat: t.arg({ type: GfqlFileFormat, description: "Also answer the tables as files (nodesFile, edgesFile, shapeFile)." }),
       nodeColumns: t.arg.stringList({ description: "Only these columns of the node rows (and files)." }),
       edgeColumns: t.arg.stringList({ description: "Only these columns of the edge rows (and files)." }),
+      strictness: t.arg({ type: GfqlStrictness, description: "Filters on absent columns: warn (default), quiet or strict." }),
     },
     resolve: async (_root, args, ctx) => {
       const viewer = await ctx.requireViewer();
@@ -66,6 +77,7 @@ builder.queryFields((t) => ({
         fileFormat: args.fileFormat ?? undefined,
         nodeColumns: args.nodeColumns ?? undefined,
         edgeColumns: args.edgeColumns ?? undefined,
+        strictness: args.strictness ?? undefined,
       };
       if (args.sessionId) return ctx.services.gfql.onSession(viewer, String(args.sessionId), request);
       if (args.datasetId) return ctx.services.gfql.onDataset(viewer, String(args.datasetId), request);

@@ -46,7 +46,7 @@ export function runGraphCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGr
     case "filter_nodes_by_dict":
       return { ...g, nodes: applyFilter(g.nodes, spec.filter, `${path}.params.filter_dict`) };
     case "filter_edges_by_dict":
-      return { ...g, edges: applyFilter(g.edges, spec.filter, `${path}.params.filter_dict`) };
+      return { ...g, edges: applyFilter(g.edges, spec.filter, `${path}.params.filter_dict`, "edge dataframe") };
     case "hop":
       return runChain(g, [spec.edge], () => `${path}.params`);
     case "materialize_nodes": {

@@ -69,7 +69,7 @@ export function runRowCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGrap
     case "select":
       return asRows(g, t.select(...spec.items.map((it, i) => need(t, it.column, `${at}.items[${i}]`).alias(it.alias))));
     case "where_rows":
-      return asRows(g, applyFilter(t, spec.filter, `${at}.filter_dict`));
+      return asRows(g, applyFilter(t, spec.filter, `${at}.filter_dict`, "row table"));
     case "order_by": {
       const by = spec.keys.map((k) => k.column);
       needAll(t, by, (i) => `${at}.keys[${i}]`);

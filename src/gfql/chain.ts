@@ -60,12 +60,17 @@ function withMissingEndpoints(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
   return missing.height === 0 ? g.nodes : pl.concat([g.nodes, missing.select(pl.col(ID).alias(g.nodeId))], { how: "diagonal" });
 }
 
+/** A name marks one table's rows: unique among Node steps and among Edge steps (combine_steps, E201). */
 function checkNames(ops: TraversalOp[], pathOf: (i: number) => string): void {
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   ops.forEach((op, i) => {
     if (op.name === undefined) return;
-    if (seen.has(op.name)) throw gfqlError("E204", `duplicate step name '${op.name}'`, `${pathOf(i)}.name`);
-    seen.add(op.name);
+    const key = `${op.type}\u0000${op.name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw gfqlError("E201", `duplicate alias name '${op.name}' in chain (steps ${first} and ${i})`, `${pathOf(i)}.name`);
+    }
+    seen.set(key, i);
   });
 }
 

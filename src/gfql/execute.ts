@@ -9,6 +9,7 @@ import { letOrder } from "./let-order.ts";
 import { checkRows, maxIntermediateRows } from "./limits.ts";
 import { runOps } from "./run-ops.ts";
 import type { WhereSpec } from "./same-path.ts";
+import { beginRun, runWarnings, type Strictness } from "./strictness.ts";
 
 export type { GfqlGraph } from "./graph-frames.ts";
 
@@ -16,7 +17,10 @@ export type { GfqlGraph } from "./graph-frames.ts";
  * A query's result. After a row pipeline (a chain ending in rows/select/group_by/...), `rows` is true: `nodes` then
  * holds the row table and `edges` is empty. Otherwise `rows` is absent and nodes/edges are the matched subgraph.
  */
-export type GfqlResult = { nodes: pl.DataFrame; edges: pl.DataFrame; rows?: true };
+export type GfqlResult = { nodes: pl.DataFrame; edges: pl.DataFrame; rows?: true; warnings: string[] };
+
+/** How a run treats filters on absent columns (strictness.ts); "warn" by default, as pygraphistry. */
+export type GfqlRunOptions = { strictness?: Strictness };
 
 function whereOf(chain: ChainQuery, path: string): WhereSpec | undefined {
   return chain.where === undefined ? undefined : { clauses: chain.where, path: path === "" ? "where" : `${path}.where` };
@@ -71,11 +75,16 @@ function runLet(root: GfqlGraph, query: LetQuery, outer: ReadonlyMap<string, Gfq
 export type GfqlEngine = "auto" | "index" | "polars";
 
 /** Runs `query` (from parseGfql) and returns the matched nodes and edges with their original attributes. */
-export function executeGfql(graph: GfqlGraph, query: GfqlQuery, engine: GfqlEngine = "auto"): GfqlResult {
+export function executeGfql(graph: GfqlGraph, query: GfqlQuery, engine: GfqlEngine = "auto", options: GfqlRunOptions = {}): GfqlResult {
+  beginRun(options.strictness);
   const fast = engine === "index" || (engine === "auto" && traverses(query)) ? fastRows(graph, query, engine === "index") : null;
-  if (fast !== null) return { nodes: gatherRows(graph.nodes, fast.nodeRows()), edges: gatherRows(graph.edges, fast.edgeRows()) };
+  if (fast !== null) {
+    return { nodes: gatherRows(graph.nodes, fast.nodeRows()), edges: gatherRows(graph.edges, fast.edgeRows()), warnings: runWarnings() };
+  }
   startQuery();
   const result =
     query.type === "Chain" ? runOps(graph, query.chain, (i) => `chain[${i}]`, whereOf(query, "")) : runLet(graph, query, new Map(), "");
-  return result.rows === true ? { nodes: result.nodes, edges: result.edges, rows: true } : { nodes: result.nodes, edges: result.edges };
+  const out: GfqlResult = { nodes: result.nodes, edges: result.edges, warnings: runWarnings() };
+  if (result.rows === true) out.rows = true;
+  return out;
 }

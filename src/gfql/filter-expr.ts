@@ -14,6 +14,7 @@ import {
 import { gfqlError } from "./gfql-error.ts";
 import { col as colExpr, dtypeOf } from "./graph-frames.ts";
 import { datePartExpr, duplicatedExpr, stringClassExpr } from "./predicate-extra.ts";
+import { absentColumnPasses } from "./strictness.ts";
 
 type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "time" | "null" | "other";
 
@@ -157,7 +158,6 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
 }
 
 function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
-  if (!df.columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, path);
   const kind = columnKind(df, column);
   const col = kind === "time" ? colExpr(column).cast(pl.Int64) : colExpr(column);
   if (value.kind === "in") return membership(col, kind, value.values, column, path);
@@ -168,14 +168,24 @@ function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: s
   return col.eq(lit(value.value));
 }
 
-/** One AND of all entries, or null when the dict is empty. `path` prefixes each entry's error path. */
-export function filterExpr(df: pl.DataFrame, filter: FilterDict, path: string): pl.Expr | null {
+/**
+ * One AND of all entries, or null when the dict is empty. `path` prefixes each entry's error path. An entry on a
+ * column the table lacks is settled by strictness.ts (filter_by_dict.filter_mask_by_dict): it matches nothing
+ * (the whole filter then matches nothing; the other entries are still checked) unless it is an IsNA test.
+ * `table` names the table in that warning (by default it follows from the path).
+ */
+export function filterExpr(df: pl.DataFrame, filter: FilterDict, path: string, table?: string): pl.Expr | null {
   let expr: pl.Expr | null = null;
+  let none = false;
   for (const [column, value] of Object.entries(filter)) {
+    if (!df.columns.includes(column)) {
+      if (!absentColumnPasses(column, value, path, table)) none = true;
+      continue;
+    }
     const e = entryExpr(df, column, value, `${path}.${column}`);
     expr = expr === null ? e : expr.and(e);
   }
-  return expr;
+  return none ? pl.lit(false) : expr;
 }
 
 const PLAIN_PREDICATES = new Set(["GT", "LT", "GE", "LE", "EQ", "NE", "Between", "IsIn", "IsNull", "NotNull", "IsNA", "NotNA"]);
@@ -193,7 +203,7 @@ export function cannotFailAtRun(df: pl.DataFrame, filter: FilterDict): boolean {
   });
 }
 
-export function applyFilter(df: pl.DataFrame, filter: FilterDict, path: string): pl.DataFrame {
-  const expr = filterExpr(df, filter, path);
+export function applyFilter(df: pl.DataFrame, filter: FilterDict, path: string, table?: string): pl.DataFrame {
+  const expr = filterExpr(df, filter, path, table);
   return expr === null ? df : df.filter(expr);
 }

@@ -79,6 +79,8 @@ export function parseEdgeObject(obj: Record<string, unknown>, path: string): Edg
   const toFixedPoint = obj.to_fixed_point ?? false;
   if (typeof toFixedPoint !== "boolean") throw gfqlError("E103", "'to_fixed_point' must be a boolean", `${path}.to_fixed_point`);
   const hops = optHopCount(obj, "hops", path);
+  // ASTEdge._validate_fields: "hops must be a positive integer or None" (E103); max_hops: 0 is the zero-length walk
+  if (hops === 0) throw gfqlError("E103", "'hops' must be a positive integer", `${path}.hops`);
   const minGiven = optHopCount(obj, "min_hops", path);
   const maxGiven = optHopCount(obj, "max_hops", path);
   // Hop bounds as documented (language.md, hop.py resolve_hop_bounds): `hops` is shorthand for max_hops and an
@@ -112,6 +114,15 @@ function parseOutputOptions(obj: Record<string, unknown>, op: EdgeOp, path: stri
   const outMax = optHopCount(obj, "output_max_hops", path);
   if (outMin !== undefined && outMax !== undefined && outMin > outMax) {
     throw gfqlError("E103", `output_min_hops (${outMin}) exceeds output_max_hops (${outMax})`, path);
+  }
+  // ASTEdge._validate_fields compares the output slice with the traversal bounds as given
+  const maxGiven = optHopCount(obj, "max_hops", path);
+  const minGiven = optHopCount(obj, "min_hops", path);
+  if (outMin !== undefined && maxGiven !== undefined && outMin > maxGiven) {
+    throw gfqlError("E103", `output_min_hops (${outMin}) exceeds max_hops (${maxGiven})`, `${path}.output_min_hops`);
+  }
+  if (outMax !== undefined && minGiven !== undefined && outMax < minGiven) {
+    throw gfqlError("E103", `output_max_hops (${outMax}) is below min_hops (${minGiven})`, `${path}.output_max_hops`);
   }
   if (outMin !== undefined) op.outputMinHops = outMin;
   if (outMax !== undefined) op.outputMaxHops = outMax;
@@ -165,15 +176,23 @@ function checkCallPlacement(ops: ChainOp[], path: string): void {
   }
 }
 
-export function parseChainOps(value: unknown, path: string, allowEmpty: boolean): ChainOp[] {
+/**
+ * A chain's operations; an empty list is the whole graph (pygraphistry's chain([]) returns the graph unchanged).
+ * Step names are unique per kind (combine_steps refuses a duplicate alias with E201): a Node and an Edge may share
+ * one, each table then gets its own boolean column.
+ */
+export function parseChainOps(value: unknown, path: string): ChainOp[] {
   if (!Array.isArray(value)) throw gfqlError("E101", "a chain must be a list of operations", path);
-  if (value.length === 0 && !allowEmpty) throw gfqlError("E106", "the chain is empty", path);
   const ops = value.map((op, i) => parseChainOp(op, `${path}[${i}]`));
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   ops.forEach((op, i) => {
     if (op.type === "Call" || op.name === undefined) return;
-    if (seen.has(op.name)) throw gfqlError("E204", `duplicate step name '${op.name}'`, `${path}[${i}].name`);
-    seen.add(op.name);
+    const key = `${op.type}\u0000${op.name}`;
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw gfqlError("E201", `duplicate alias name '${op.name}' in chain (steps ${first} and ${i})`, `${path}[${i}].name`);
+    }
+    seen.set(key, i);
   });
   checkCallPlacement(ops, path);
   return ops;

@@ -10,13 +10,13 @@ import { checkGfqlSchema } from "./schema-check.ts";
 
 function parseChainObject(obj: Record<string, unknown>, path: string): ChainQuery {
   checkKeys(obj, ["type", "chain", "where"], path);
-  const chain = parseChainOps(obj.chain, sub(path, "chain"), false);
+  const chain = parseChainOps(obj.chain, sub(path, "chain"));
   const where = parseWhere(obj.where, chain, sub(path, "where"));
   return where.length === 0 ? { type: "Chain", chain } : { type: "Chain", chain, where };
 }
 
 function parseBinding(value: unknown, path: string, scope: ReadonlySet<string>): Binding {
-  if (Array.isArray(value)) return { type: "Chain", chain: parseChainOps(value, path, false) };
+  if (Array.isArray(value)) return { type: "Chain", chain: parseChainOps(value, path) };
   if (!isPlainObject(value)) throw gfqlError("E101", "a Let binding must be an operation object", path);
   switch (value.type) {
     case "Node":
@@ -32,7 +32,7 @@ function parseBinding(value: unknown, path: string, scope: ReadonlySet<string>):
       if (typeof value.ref !== "string" || value.ref === "") {
         throw gfqlError("E105", "Ref needs a 'ref' binding name", sub(path, "ref"));
       }
-      const chain = value.chain === undefined ? [] : parseChainOps(value.chain, sub(path, "chain"), true);
+      const chain = value.chain === undefined ? [] : parseChainOps(value.chain, sub(path, "chain"));
       return { type: "Ref", ref: value.ref, chain };
     }
     case "Call":
@@ -76,7 +76,7 @@ export function parseGfql(json: unknown): GfqlQuery {
   }
   // the wire shape first (schema/json/gfql), then what a schema cannot say: names, references, safelist, bounds
   checkGfqlSchema(value);
-  if (Array.isArray(value)) return { type: "Chain", chain: parseChainOps(value, "chain", false) };
+  if (Array.isArray(value)) return { type: "Chain", chain: parseChainOps(value, "chain") };
   if (!isPlainObject(value)) throw gfqlError("E101", "a query must be a list of operations, a Chain or a Let", "");
   switch (value.type) {
     case "Chain":

@@ -91,7 +91,10 @@ describe("GFQL surfaces", () => {
   });
 
   it("reports query errors with their code and where, and refuses what it cannot do by name", async () => {
-    const missing = await post(`/api/v2/etl/datasets/${id}/gfql/shape`, { gfql_operations: [{ type: "Node", filter_dict: { nope: 1 } }] });
+    const missing = await post(`/api/v2/etl/datasets/${id}/gfql/shape`, {
+      gfql_operations: [{ type: "Node", filter_dict: { nope: 1 } }],
+      strictness: "strict",
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: "INVALID_INPUT", details: { gfqlCode: "E301", path: "chain[0].filter_dict.nope" } });
     const xml = await post(`/api/v2/etl/datasets/${id}/gfql/all`, {

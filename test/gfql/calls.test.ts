@@ -132,8 +132,9 @@ describe("Call refusals", () => {
     expect(fail([A, call("get_degrees"), { type: "Edge", direction: "forward" }])).toMatchObject({ path: "chain[1]" });
     expect(fail([call("rows"), call("get_degrees")]).message).toMatch(/^\[E101\] graph call 'get_degrees' cannot run on a row table/);
     expect(fail([call("rows"), A]).message).toMatch(/^\[E101\]/);
-    expect(fail([call("filter_nodes_by_dict", { filter_dict: { salary: 1 } })])).toMatchObject({
-      path: "chain[0].params.filter_dict.salary",
-    });
+    const strict = errorOf(() =>
+      executeBoth(sampleGraph(), parseGfql([call("filter_nodes_by_dict", { filter_dict: { salary: 1 } })]), { strictness: "strict" }),
+    );
+    expect(strict).toMatchObject({ path: "chain[0].params.filter_dict.salary" });
   });
 });

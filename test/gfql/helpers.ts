@@ -1,7 +1,7 @@
 // Small hand-built graphs and result readers shared by the GFQL tests.
 
 import pl from "nodejs-polars";
-import type { GfqlGraph } from "../../src/gfql/execute.ts";
+import type { GfqlGraph, GfqlRunOptions } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { executeBoth } from "./engines.ts";
 
@@ -31,16 +31,16 @@ export function sampleGraph(): GfqlGraph {
 }
 
 /** Runs a JSON query and returns the sorted node ids and edge ids. */
-export function run(query: unknown, graph: GfqlGraph = sampleGraph()): { nodes: string[]; edges: string[] } {
-  const out = executeBoth(graph, parseGfql(query));
+export function run(query: unknown, graph: GfqlGraph = sampleGraph(), options: GfqlRunOptions = {}): { nodes: string[]; edges: string[] } {
+  const out = executeBoth(graph, parseGfql(query), options);
   const nodes = (out.nodes.getColumn(graph.nodeId).toArray() as string[]).slice().sort();
   const edges = out.edges.columns.includes("eid") ? (out.edges.getColumn("eid").toArray() as string[]).slice().sort() : [];
   return { nodes, edges };
 }
 
 /** Node ids matched by a single Node step with this filter_dict. */
-export function nodesWhere(filter: unknown, graph: GfqlGraph = sampleGraph()): string[] {
-  return run([{ type: "Node", filter_dict: filter }], graph).nodes;
+export function nodesWhere(filter: unknown, graph: GfqlGraph = sampleGraph(), options: GfqlRunOptions = {}): string[] {
+  return run([{ type: "Node", filter_dict: filter }], graph, options).nodes;
 }
 
 export function errorOf(fn: () => unknown): { code: string; message: string; path: unknown } {

@@ -59,8 +59,8 @@ describe("output slicing", () => {
 });
 
 describe("zero hops", () => {
-  it("hops 0 and min_hops 0 keep the wavefront node itself", () => {
-    expect(run([A, { type: "Edge", direction: "forward", hops: 0 }])).toEqual({ nodes: ["a"], edges: [] });
+  it("max_hops 0 and min_hops 0 keep the wavefront node itself", () => {
+    expect(run([A, { type: "Edge", direction: "forward", max_hops: 0 }])).toEqual({ nodes: ["a"], edges: [] });
     // a zero-length walk ends at a, which the last step requires
     expect(run([A, { type: "Edge", direction: "forward", min_hops: 0, max_hops: 1 }, A])).toEqual({ nodes: ["a"], edges: [] });
     expect(run([A, { type: "Edge", direction: "forward", min_hops: 0, max_hops: 1 }])).toEqual({

@@ -1,7 +1,7 @@
 // Let bindings: dependency order, Refs running chains on earlier results, output selection, nested scopes.
 
 import { describe, expect, it } from "vitest";
-import { run } from "./helpers.ts";
+import { run, sampleGraph } from "./helpers.ts";
 
 describe("Let", () => {
   it("a Ref runs its chain on the referenced result", () => {
@@ -73,6 +73,10 @@ describe("Let", () => {
 
   it("filter errors inside bindings name the binding", () => {
     const q = { type: "Let", bindings: { bad: { type: "Node", filter_dict: { nope: 1 } } } };
-    expect(() => run(q)).toThrow(/\[E301\] column 'nope' not found \(at bindings\.bad\.filter_dict\.nope\)/);
+    expect(() => run(q, sampleGraph(), { strictness: "strict" })).toThrow(
+      /\[E301\] column 'nope' not found \(at bindings\.bad\.filter_dict\.nope\)/,
+    );
+    // by default (warn) the absent column matches nothing, and the warning names the binding's path
+    expect(run(q)).toEqual({ nodes: [], edges: [] });
   });
 });

@@ -29,7 +29,7 @@ describe("parseGfql accepts", () => {
     expect(edge({ hops: 3 })).toEqual([1, 3, false]);
     expect(edge({ min_hops: 2, max_hops: 4 })).toEqual([2, 4, false]);
     // min_hops defaults to 0 when max_hops is 0
-    expect(edge({ hops: 0 })).toEqual([0, 0, false]);
+    expect(edge({ max_hops: 0 })).toEqual([0, 0, false]);
     expect(edge({ min_hops: 0, max_hops: 2 })).toEqual([0, 2, false]);
     expect(edge({ hops: null, to_fixed_point: true })).toEqual([1, null, true]);
     expect(edge({ label_seeds: false, output_min_hops: null })).toEqual([1, 1, false]);
@@ -97,14 +97,39 @@ describe("parseGfql refuses", () => {
   });
 
   it("empty chains, duplicate names, bad Let references", () => {
-    expect(fail([]).message).toMatch(/^\[E106\]/);
+    // chain.py _chain_impl: `if len(ops) == 0: return self` -- an empty chain is the whole graph
+    expect(parseGfql([])).toEqual({ type: "Chain", chain: [] });
+    expect(parseGfql({ type: "Chain", chain: [] })).toEqual({ type: "Chain", chain: [] });
+    // combine_steps rejects a duplicate alias among steps of one kind (E201); a Node and an Edge may share one
     expect(
       fail([
         { type: "Node", name: "x" },
-        { type: "Edge", direction: "forward", name: "x" },
+        { type: "Edge", direction: "forward" },
+        { type: "Node", name: "x" },
       ]),
     ).toMatchObject({
-      path: "chain[1].name",
+      path: "chain[2].name",
+      message: expect.stringMatching(/^\[E201\] duplicate alias name 'x' in chain \(steps 0 and 2\)/),
+    });
+    expect(() =>
+      parseGfql([
+        { type: "Node", name: "x" },
+        { type: "Edge", direction: "forward", name: "x" },
+      ]),
+    ).not.toThrow();
+    // ASTEdge._validate_fields: "hops must be a positive integer or None"
+    expect(fail([{ type: "Edge", direction: "forward", hops: 0 }])).toMatchObject({
+      path: "chain[0].hops",
+      message: expect.stringMatching(/^\[E103\] 'hops' must be a positive integer/),
+    });
+    // ... and the output slice against the traversal bounds as given
+    expect(fail([{ type: "Edge", direction: "forward", max_hops: 2, output_min_hops: 3 }])).toMatchObject({
+      path: "chain[0].output_min_hops",
+      message: expect.stringMatching(/^\[E103\]/),
+    });
+    expect(fail([{ type: "Edge", direction: "forward", min_hops: 2, max_hops: 3, output_max_hops: 1 }])).toMatchObject({
+      path: "chain[0].output_max_hops",
+      message: expect.stringMatching(/^\[E103\]/),
     });
     expect(fail({ type: "Let", bindings: { a: { type: "Ref", ref: "nope" } } }).message).toMatch(/^\[E151\]/);
     expect(fail({ type: "Let", bindings: { a: { type: "Ref", ref: "b" }, b: { type: "Ref", ref: "a" } } }).message).toMatch(/^\[E153\]/);

@@ -1,7 +1,7 @@
 // Filter dict values and predicates, checked as single Node steps over the sample graph.
 
 import { describe, expect, it } from "vitest";
-import { errorOf, nodesWhere } from "./helpers.ts";
+import { errorOf, nodesWhere, sampleGraph } from "./helpers.ts";
 
 describe("filter_dict values", () => {
   it("plain values mean equality and lists mean membership", () => {
@@ -47,8 +47,8 @@ describe("filter_dict values", () => {
     expect(nodesWhere({ nick: { type: "NotNA" } })).toEqual(["a", "b", "d", "e", "f"]);
   });
 
-  it("E301 for a missing column, E302 for a type mismatch", () => {
-    const missing = errorOf(() => nodesWhere({ salary: 1 }));
+  it("E301 for a missing column under strictness strict, E302 for a type mismatch", () => {
+    const missing = errorOf(() => nodesWhere({ salary: 1 }, sampleGraph(), { strictness: "strict" }));
     expect(missing.code).toBe("INVALID_INPUT");
     expect(missing.message).toMatch(/^\[E301\] column 'salary' not found/);
     expect(missing.path).toBe("chain[0].filter_dict.salary");

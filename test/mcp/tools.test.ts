@@ -143,7 +143,7 @@ describe("the tool endpoint through the MCP SDK client", () => {
   it("query_graph reports a bad query as a tool-level error, not isError", async () => {
     const { result, json } = await call(reader, "query_graph", {
       session_id: world.sessionId,
-      gfql_operations: gfql([{ type: "Node", filter_dict: { no_such_column: 1 } }]),
+      gfql_operations: gfql([{ type: "Edge", direction: "sideways" }]),
     });
     expect(result.isError).toBeFalsy();
     expect(String(json().error)).toMatch(/^\[[^\]]+\] /);

@@ -15,6 +15,7 @@ const CONTENT_TYPES = { parquet: "application/vnd.apache.parquet", csv: "text/cs
 type Answer = {
   nodeCount: number;
   edgeCount: number;
+  warnings: string[];
   nodes: Record<string, unknown>[] | null;
   edges: Record<string, unknown>[] | null;
   nodesFile: string | null;
@@ -24,7 +25,8 @@ type Answer = {
 
 function queryOf({ body }: RouteInput): unknown {
   if (body.gfql_query !== undefined && body.gfql_query !== null) return body.gfql_query;
-  if (Array.isArray(body.gfql_operations) && body.gfql_operations.length > 0) return body.gfql_operations;
+  // an empty list is the whole graph, as pygraphistry's chain([]) (and what its client says an older server does)
+  if (Array.isArray(body.gfql_operations)) return body.gfql_operations;
   throw new RestError("INVALID_INPUT", "send gfql_query (a Chain or Let) or gfql_operations (a list of operations)", {
     field: "gfql_operations",
   });
@@ -37,6 +39,24 @@ function formatOf({ body }: RouteInput): "json" | "parquet" | "csv" {
   }
   return format;
 }
+
+/** pygraphistry's `strictness` (strict, warn or quiet; a bool as strict/quiet); an absent one or "default" is warn. */
+function strictnessOf({ body }: RouteInput): "strict" | "warn" | "quiet" {
+  const value = body.strictness;
+  if (value === undefined || value === null || value === "default") return "warn";
+  if (value === true) return "strict";
+  if (value === false) return "quiet";
+  if (value === "strict" || value === "warn" || value === "quiet") return value;
+  throw new RestError("INVALID_INPUT", `strictness must be strict, warn or quiet, not ${JSON.stringify(value)}`, { field: "strictness" });
+}
+
+/** The answer's metadata: true counts, whether rows were cut, and the run's warnings (absent columns) when any. */
+const metadataOf = (answer: Answer) => ({
+  node_count: answer.nodeCount,
+  edge_count: answer.edgeCount,
+  truncated: truncated(answer),
+  ...(answer.warnings.length > 0 ? { warnings: answer.warnings } : {}),
+});
 
 function outputOf({ params, body }: RouteInput): string {
   if (body.persist !== undefined && body.persist !== null && body.persist !== false) {
@@ -52,7 +72,7 @@ function asFiles(answer: Answer, output: string, format: "parquet" | "csv", data
   if (output === "shape") return { bytes: bytesOf(answer.shapeFile), headers };
   if (output === "nodes") return { bytes: bytesOf(answer.nodesFile), headers };
   if (output === "edges") return { bytes: bytesOf(answer.edgesFile), headers };
-  const metadata = { dataset_id: datasetId, node_count: answer.nodeCount, edge_count: answer.edgeCount, truncated: truncated(answer) };
+  const metadata = { dataset_id: datasetId, ...metadataOf(answer) };
   const zip = zipSync({
     [`nodes.${format}`]: bytesOf(answer.nodesFile),
     [`edges.${format}`]: bytesOf(answer.edgesFile),
@@ -78,7 +98,7 @@ function asJson(answer: Answer, output: string): Shaped {
     body: {
       nodes: answer.nodes ?? [],
       edges: answer.edges ?? [],
-      metadata: { node_count: answer.nodeCount, edge_count: answer.edgeCount, truncated: truncated(answer) },
+      metadata: metadataOf(answer),
     },
   };
 }
@@ -99,6 +119,7 @@ export const GFQL_ROUTES: readonly RestRoute[] = [
         fileFormat: format === "json" ? null : format,
         nodeColumns: input.body.node_col_subset ?? null,
         edgeColumns: input.body.edge_col_subset ?? null,
+        strictness: strictnessOf(input),
       };
     },
     shape: (data, input) => {

@@ -1,12 +1,12 @@
 // A filter dict as a batch test of rows of a stored table: plain comparisons run in JavaScript loops over the
 // table's column arrays; anything else (regexes, dates, string classes, ...) is evaluated once by polars into a
-// row mask. Errors are the polars path's own: a missing column is E301, and an entry JavaScript does not take goes
-// through filterExpr, which checks it.
+// row mask. Errors and warnings are the polars path's own: a missing column is settled by strictness.ts, and an entry
+// JavaScript does not take goes through filterExpr, which checks it.
 
 import pl from "nodejs-polars";
 import type { FilterDict, FilterValue, Predicate, Scalar } from "../ast.ts";
 import { filterExpr } from "../filter-expr.ts";
-import { gfqlError } from "../gfql-error.ts";
+import { absentColumnPasses } from "../strictness.ts";
 import { type ColumnData, columnData } from "./columns.ts";
 
 /** Clears pass[i] for each of rows[0..n) that fails; rows already cleared stay cleared. */
@@ -167,8 +167,13 @@ export function rowFilters(
   if (entries.length === 0) return orders.map(() => null);
   const filters: RowFilter[][] = orders.map(() => []);
   const columns = frame.columns;
+  let none = false;
   for (const [column, value] of entries) {
-    if (!columns.includes(column)) throw gfqlError("E301", `column '${column}' not found`, `${path}.${column}`);
+    if (!columns.includes(column)) {
+      // as filterExpr: an absent column matches nothing (the other entries are still checked), or all for IsNA
+      if (!absentColumnPasses(column, value, path)) none = true;
+      continue;
+    }
     let rowMask: Uint8Array | undefined;
     orders.forEach((order, i) => {
       const data = columnData(frame, column, order);
@@ -180,8 +185,14 @@ export function rowFilters(
       }
     });
   }
+  if (none) return orders.map(() => noRow);
   return filters.map(all);
 }
+
+/** The filter no row passes. */
+const noRow: RowFilter = (_rows, n, pass) => {
+  pass.fill(0, 0, n);
+};
 
 /** A batch test of rows of `frame` for every entry of `filter` (null when the dict is empty): see rowFilters. */
 export function rowFilter(frame: pl.DataFrame, filter: FilterDict, path: string): RowFilter | null {

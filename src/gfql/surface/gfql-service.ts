@@ -4,6 +4,8 @@ import { type DatasetRecord, toDatasetRecord } from "../../datasets/dataset-reco
 import type { DatasetService } from "../../datasets/datasets-service.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { VizSessionService } from "../../sessions/viz-sessions.ts";
+import type { Strictness } from "../strictness.ts";
+import { exactRows, hasBigInt } from "./exact-json.ts";
 import type { QueryPool } from "./query-pool.ts";
 import { type FileFormat, OUTPUT_TYPES, type OutputType, type QueryAnswer, type QueryJob } from "./run-query.ts";
 
@@ -20,6 +22,8 @@ export type GfqlRequest = {
   /** Only these columns of the node and edge rows. */
   nodeColumns?: string[] | undefined;
   edgeColumns?: string[] | undefined;
+  /** Filters on absent columns (strictness.ts): "warn" by default. */
+  strictness?: Strictness | undefined;
 };
 
 const AUTO_LIMITS = { projected: 50, whole: 20 };
@@ -40,6 +44,12 @@ function cacheable(answer: QueryAnswer): boolean {
   return rows <= ANSWER_CACHE_MAX_ROWS && positions <= ANSWER_CACHE_MAX_POSITIONS && fileBytes <= ANSWER_CACHE_MAX_FILE_BYTES;
 }
 
+/** Integers beyond 2^53 (bigint from the worker) as raw JSON numbers, so answers write them exactly. */
+function withExactRows(answer: QueryAnswer): QueryAnswer {
+  if (!hasBigInt(answer.nodes) && !hasBigInt(answer.edges)) return answer;
+  return { ...answer, nodes: exactRows(answer.nodes), edges: exactRows(answer.edges) };
+}
+
 export function createGfqlService(deps: { datasets: DatasetService; sessions: VizSessionService; pool: QueryPool; maxRows: number }) {
   const answers = new Map<string, QueryAnswer>();
 
@@ -53,7 +63,7 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       answers.set(key, hit);
       return hit;
     }
-    const answer = await deps.pool.run(job);
+    const answer = withExactRows(await deps.pool.run(job));
     if (cacheable(answer)) {
       answers.set(key, answer);
       if (answers.size > ANSWER_CACHE_ENTRIES) answers.delete(answers.keys().next().value as string);
@@ -79,6 +89,7 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       fileFormat: request.fileFormat,
       nodeColumns: request.nodeColumns,
       edgeColumns: request.edgeColumns,
+      strictness: request.strictness,
     });
     if (!auto || answer.projected) return answer;
     return { ...answer, nodes: answer.nodes?.slice(0, AUTO_LIMITS.whole), edges: answer.edges?.slice(0, AUTO_LIMITS.whole) };
@@ -98,9 +109,12 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
     };
   }
 
-  /** Which rows of the dataset's node and edge tables a query matches (for collections). */
+  /**
+   * Which rows of the dataset's node and edge tables a query matches (for collections). A collection has no answer
+   * to carry a warning in, so a filter on an absent column is refused (strictness strict) rather than matching nothing.
+   */
   function match(record: DatasetRecord, query: unknown, timeoutMs?: number): Promise<QueryAnswer> {
-    return cached({ ...jobBase(record), query, output: "all", limit: 0, mode: "match", timeoutMs });
+    return cached({ ...jobBase(record), query, output: "all", limit: 0, mode: "match", timeoutMs, strictness: "strict" });
   }
 
   return {

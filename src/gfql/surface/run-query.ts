@@ -6,6 +6,7 @@ import { parseCypher } from "../cypher/index.ts";
 import { executeGfql } from "../execute.ts";
 import { fastRows, gatherRows } from "../fast/fast-query.ts";
 import { parseGfql } from "../parse.ts";
+import { beginRun, runWarnings, type Strictness } from "../strictness.ts";
 
 export const OUTPUT_TYPES = ["shape", "nodes", "edges", "all"] as const;
 /** Besides JSON rows, an answer's tables may come as files (pygraphistry's remote GFQL asks for parquet by default). */
@@ -33,6 +34,8 @@ export type QueryJob = {
   /** Only these columns of the answer's node and edge rows (all when absent). */
   nodeColumns?: string[] | undefined;
   edgeColumns?: string[] | undefined;
+  /** Filters on absent columns: "warn" (default) matches nothing and warns, "quiet" too without the warning, "strict" refuses. */
+  strictness?: Strictness | undefined;
 };
 
 export type QueryAnswer = {
@@ -47,6 +50,8 @@ export type QueryAnswer = {
   edgeRows?: Uint32Array | undefined;
   /** With `fileFormat`: the tables as files. */
   files?: { nodes?: Uint8Array; edges?: Uint8Array; shape?: Uint8Array } | undefined;
+  /** What the run warned about (filters on absent columns), as pygraphistry's strictness.py words it. */
+  warnings?: string[] | undefined;
 };
 
 /** Hidden row-position columns carried through a match-mode query. */
@@ -55,12 +60,23 @@ const EDGE_ROW = "__gw_edge_row";
 
 export type QueryFailure = { code: string; message: string; details: Record<string, unknown> | undefined };
 
-/** Rows as plain JSON values: 64-bit integers as numbers when exact, else text; dates as ISO text. */
-function plainRows(rows: Record<string, unknown>[]): Record<string, unknown>[] {
-  return rows.map((row) =>
+/**
+ * Rows as plain JSON values: 64-bit integers as numbers when exact, else bigint (exact-json.ts writes them as JSON
+ * numbers of all their digits); dates as ISO text. nodejs-polars reads Int64 values as (rounded) numbers, so the
+ * 64-bit integer columns are read as their decimal text and parsed here.
+ */
+function plainRows(frame: pl.DataFrame): Record<string, unknown>[] {
+  const wide = frame.columns.filter((c) => /^U?Int64$/.test(String(frame.getColumn(c).dtype.variant)));
+  const read = wide.length === 0 ? frame : frame.withColumns(...wide.map((c) => pl.col(c).cast(pl.Utf8)));
+  const isWide = new Set(wide);
+  return (read.toRecords() as Record<string, unknown>[]).map((row) =>
     Object.fromEntries(
       Object.entries(row).map(([key, value]) => {
-        if (typeof value === "bigint") return [key, Number.isSafeInteger(Number(value)) ? Number(value) : value.toString()];
+        if (isWide.has(key) && typeof value === "string") {
+          const n = Number(value);
+          return [key, Number.isSafeInteger(n) ? n : BigInt(value)];
+        }
+        if (typeof value === "bigint") return [key, Number.isSafeInteger(Number(value)) ? Number(value) : value];
         if (value instanceof Date) return [key, value.toISOString()];
         return [key, value];
       }),
@@ -96,11 +112,16 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
     : storedNodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
   const ends = { nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true };
   // The fast path answers with row positions: a collection needs nothing else, and rows are gathered up to the limit.
+  beginRun(job.strictness);
   const fast = fastRows({ nodes: storedNodes, edges: storedEdges, ...ends }, query);
+  const warned = (answer: QueryAnswer): QueryAnswer => {
+    const warnings = runWarnings();
+    return warnings.length === 0 ? answer : { ...answer, warnings };
+  };
   if (fast !== null && match) {
     const positions = (rows: Int32Array) => new Uint32Array(rows.buffer, rows.byteOffset, rows.length);
     const [nodeRows, edgeRows] = [positions(fast.nodeRows()), positions(fast.edgeRows())];
-    return {
+    return warned({
       projected: false,
       files: undefined,
       nodeCount: nodeRows.length,
@@ -109,20 +130,20 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
       edges: undefined,
       nodeRows,
       edgeRows,
-    };
+    });
   }
   if (fast !== null) {
     const nodes = rowsOf(storedNodes, fast.nodeCount, fast.nodeRows);
-    return answerOf(job, { nodes, edges: rowsOf(storedEdges, fast.edgeCount, fast.edgeRows) }, false);
+    return warned(answerOf(job, { nodes, edges: rowsOf(storedEdges, fast.edgeCount, fast.edgeRows) }, false));
   }
   const nodes = match ? storedNodes.withRowIndex(NODE_ROW) : storedNodes;
   const edges = match ? storedEdges.withRowIndex(EDGE_ROW) : storedEdges;
   // Dataset tables are materialized: every endpoint is a node already.
-  const result = executeGfql({ nodes, edges, ...ends }, query, "polars");
-  if (match) return matchAnswer(job, storedNodes, result);
+  const result = executeGfql({ nodes, edges, ...ends }, query, "polars", { strictness: job.strictness });
+  if (match) return warned(matchAnswer(job, storedNodes, result));
   const isProjected = (frame: pl.DataFrame, table: pl.DataFrame) => table.columns.some((c) => !frame.columns.includes(c));
   const projected = isProjected(result.nodes, nodes) || (!result.rows && isProjected(result.edges, edges));
-  return answerOf(job, { nodes: asTable(result.nodes), edges: asTable(result.edges) }, projected);
+  return warned(answerOf(job, { nodes: asTable(result.nodes), edges: asTable(result.edges) }, projected));
 }
 
 /** Counts, rows up to the limit (only the columns asked for), and the tables as files when asked. */
@@ -130,7 +151,7 @@ function answerOf(job: QueryJob, result: { nodes: AnswerTable; edges: AnswerTabl
   const want = (axis: "nodes" | "edges") => job.output === "all" || job.output === axis;
   const nodes = job.nodeColumns ? selectColumns(result.nodes, job.nodeColumns, "node") : result.nodes;
   const edges = job.edgeColumns ? selectColumns(result.edges, job.edgeColumns, "edge") : result.edges;
-  const records = (table: AnswerTable) => plainRows(table.head(job.limit).toRecords() as Record<string, unknown>[]);
+  const records = (table: AnswerTable) => plainRows(table.head(job.limit));
   return {
     files: job.fileFormat ? tableFiles(job, { nodes, edges }, want) : undefined,
     projected: projected || Boolean(job.nodeColumns || job.edgeColumns),

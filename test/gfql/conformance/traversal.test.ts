@@ -135,7 +135,13 @@ const line: Case[] = [
     edges: ["c23", "c34"],
     marks: { edges: { e1: ["c23"], e2: ["c34"] } },
   },
-  { name: "hops 0 keeps the seed and no edge", graph: LINE, query: [id("n1"), E("forward", { hops: 0 })], nodes: ["n1"], edges: [] },
+  {
+    name: "max_hops 0 keeps the seed and no edge",
+    graph: LINE,
+    query: [id("n1"), E("forward", { max_hops: 0 })],
+    nodes: ["n1"],
+    edges: [],
+  },
   {
     name: "min_hops 0 max_hops 2",
     graph: LINE,

@@ -1,0 +1,140 @@
+// Where our GFQL follows pygraphistry's engine on edge cases (issue 13): empty chains, filters on absent columns
+// with its strictness levels, hops: 0, and one name on a Node and an Edge step. Expected answers are derived from
+// pygraphistry's source, cited per case; helpers.ts has the graph:
+//   e0 a->b x, e1 b->c y, e2 c->d x, e3 a->c y, e4 e->a x; types a,b,d,f person, c company, e bot.
+
+import { describe, expect, it } from "vitest";
+import { parseGfql } from "../../src/gfql/parse.ts";
+import { executeBoth } from "./engines.ts";
+import { errorOf, sampleGraph } from "./helpers.ts";
+
+const A = { type: "Node", filter_dict: { id: "a" } };
+const ids = (frame: { getColumn(c: string): { toArray(): unknown[] } }, col: string) => (frame.getColumn(col).toArray() as string[]).sort();
+
+describe("an empty chain", () => {
+  it("answers the whole graph unchanged (chain.py _chain_impl: `if len(ops) == 0: return self`)", () => {
+    const g = sampleGraph();
+    for (const query of [[], { type: "Chain", chain: [] }, { type: "Let", bindings: { all: [] } }]) {
+      const out = executeBoth(g, parseGfql(query));
+      expect(out.nodes.toRecords()).toEqual(g.nodes.toRecords());
+      expect(out.edges.toRecords()).toEqual(g.edges.toRecords());
+      expect(out.warnings).toEqual([]);
+    }
+  });
+});
+
+describe("filters on absent columns (gfql/strictness.py, filter_by_dict.filter_mask_by_dict)", () => {
+  const g = sampleGraph();
+  const runWith = (query: unknown, strictness?: "strict" | "warn" | "quiet") =>
+    executeBoth(g, parseGfql(query), strictness === undefined ? {} : { strictness });
+
+  it("under warn (the default) match nothing and warn once per absent name, naming the table", () => {
+    const out = runWith([{ type: "Node", filter_dict: { color: "red" } }]);
+    expect(out.nodes.height).toBe(0);
+    expect(out.warnings).toEqual([
+      'GFQL: column "color" is absent in node dataframe; it resolves to null. Send strictness "strict" to make this an error, or "quiet" to silence this warning. (at chain[0].filter_dict.color)',
+    ]);
+    // the same name in two steps warns once (scope.warned keys on `column:<name>`)
+    const twice = runWith([
+      { type: "Node", filter_dict: { color: "red" } },
+      { type: "Edge", direction: "forward" },
+      { type: "Node", filter_dict: { color: 1 } },
+    ]);
+    expect(twice.warnings).toHaveLength(1);
+    expect(twice.nodes.height + twice.edges.height).toBe(0);
+  });
+
+  it("an absent column sinks the whole filter dict, except an IsNA test, which every (null) row passes", () => {
+    // absent_never_matches: one absent key (not IsNA) makes the mask all False, whatever the other keys say
+    expect(runWith([{ type: "Node", filter_dict: { type: "person", color: "red" } }]).nodes.height).toBe(0);
+    // absent_column_matches(IsNA()) is True: the key is skipped and the others decide
+    const na = runWith([{ type: "Node", filter_dict: { type: "person", color: { type: "IsNA" } } }]);
+    expect(ids(na.nodes, "id")).toEqual(["a", "b", "d", "f"]);
+    expect(na.warnings).toHaveLength(1);
+    // NotNA, and IsNull (a separate class in predicates/str.py, not IsNA), match nothing
+    expect(runWith([{ type: "Node", filter_dict: { color: { type: "NotNA" } } }]).nodes.height).toBe(0);
+    expect(runWith([{ type: "Node", filter_dict: { color: { type: "IsNull" } } }]).nodes.height).toBe(0);
+  });
+
+  it("edge, source and destination matches name their table; a hop over an absent edge column takes no edge", () => {
+    const out = runWith([A, { type: "Edge", direction: "forward", edge_match: { weight: 3 } }, { type: "Node" }]);
+    expect(out.edges.height).toBe(0);
+    expect(out.nodes.height).toBe(0);
+    expect(out.warnings[0]).toMatch(/^GFQL: column "weight" is absent in edge dataframe;/);
+    const src = runWith([{ type: "Edge", direction: "forward", source_node_match: { tier: 1 } }]);
+    expect(src.warnings[0]).toMatch(/absent in source node dataframe/);
+    const dst = runWith([{ type: "Edge", direction: "forward", destination_node_match: { tier: 1 } }]);
+    expect(dst.warnings[0]).toMatch(/absent in destination node dataframe/);
+  });
+
+  it("quiet matches nothing without a warning; strict refuses with E301 at the entry", () => {
+    const quiet = runWith([{ type: "Node", filter_dict: { color: "red" } }], "quiet");
+    expect(quiet.nodes.height).toBe(0);
+    expect(quiet.warnings).toEqual([]);
+    const strict = errorOf(() => runWith([{ type: "Node", filter_dict: { color: "red" } }], "strict"));
+    expect(strict).toMatchObject({ code: "INVALID_INPUT", path: "chain[0].filter_dict.color" });
+    expect(strict.message).toMatch(/^\[E301\] column 'color' not found/);
+  });
+
+  it("present columns are still type-checked (E302) when another key is absent", () => {
+    const err = errorOf(() => runWith([{ type: "Node", filter_dict: { color: "red", age: "old" } }]));
+    expect(err.message).toMatch(/^\[E302\]/);
+  });
+
+  it("Calls filter the same way: filter_edges_by_dict names the edge table", () => {
+    const out = runWith([{ type: "Call", function: "filter_edges_by_dict", params: { filter_dict: { weight: 1 } } }]);
+    expect(out.edges.height).toBe(0);
+    expect(out.nodes.height).toBe(g.nodes.height);
+    expect(out.warnings[0]).toMatch(/absent in edge dataframe/);
+  });
+});
+
+describe("hops and names", () => {
+  it("hops: 0 is refused as an invalid hops value (ASTEdge._validate_fields, E103); max_hops: 0 is the zero-length walk", () => {
+    const err = errorOf(() => parseGfql([A, { type: "Edge", direction: "forward", hops: 0 }]));
+    expect(err).toMatchObject({ path: "chain[1].hops" });
+    expect(err.message).toMatch(/^\[E103\]/);
+    const zero = executeBoth(sampleGraph(), parseGfql([A, { type: "Edge", direction: "forward", max_hops: 0 }]));
+    expect(ids(zero.nodes, "id")).toEqual(["a"]);
+  });
+
+  it("one name on a Node step and an Edge step marks each table with its own boolean column (combine_steps per kind)", () => {
+    const out = executeBoth(
+      sampleGraph(),
+      parseGfql([
+        { type: "Node", filter_dict: { id: "a" }, name: "hit" },
+        { type: "Edge", direction: "forward", edge_match: { rel: "x" }, name: "hit" },
+        { type: "Node" },
+      ]),
+    );
+    expect(out.nodes.toRecords().map((r) => [r.id, r.hit])).toEqual([
+      ["a", true],
+      ["b", false],
+    ]);
+    expect(out.edges.toRecords().map((r) => [r.eid, r.hit])).toEqual([["e0", true]]);
+  });
+
+  it("the same name on two Node steps is refused (E201 duplicate alias); a where clause must not read an ambiguous one", () => {
+    const dup = errorOf(() =>
+      parseGfql([
+        { type: "Node", name: "n" },
+        { type: "Edge", direction: "forward" },
+        { type: "Node", name: "n" },
+      ]),
+    );
+    expect(dup.message).toMatch(/^\[E201\] duplicate alias name 'n' in chain \(steps 0 and 2\)/);
+    const where = errorOf(() =>
+      parseGfql({
+        type: "Chain",
+        chain: [
+          { type: "Node", name: "x" },
+          { type: "Edge", direction: "forward", name: "x" },
+          { type: "Node", name: "y" },
+        ],
+        where: [{ eq: { left: "x.id", right: "y.id" } }],
+      }),
+    );
+    expect(where).toMatchObject({ path: "where[0].eq.left" });
+    expect(where.message).toMatch(/^\[E204\] 'x' names both a Node and an Edge step/);
+  });
+});
