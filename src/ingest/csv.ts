@@ -1,84 +1,128 @@
-// Reads CSV into a polars DataFrame with pandas' read_csv semantics for the supported options.
+// Reads CSV into a polars DataFrame with pandas' read_csv semantics: polars' fast reader for uploads read with
+// default options, and our tokenizer (csv-tokenize.ts) with pandas' own steps (csv-table.ts) for everything else.
 import { createReadStream } from "node:fs";
-import { stat, symlink } from "node:fs/promises";
+import { open, readFile, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { GiveUp, readCsvInChunks } from "./csv-chunks.ts";
 import { type CsvPlan, planCsv } from "./csv-options.ts";
-import { applyCsvPostSteps } from "./csv-post.ts";
-import { applyDtypeHints } from "./dtype-hints.ts";
+import { pandasFixups } from "./csv-post.ts";
+import { tableFromRows } from "./csv-table.ts";
+import { tokenize } from "./csv-tokenize.ts";
+import { markPandasDtypes } from "./dtype-names.ts";
 import type { Options } from "./option-readers.ts";
 import { transcodeToUtf8 } from "./transcode.ts";
 
 /** Rows polars looks at to infer types before falling back to a full scan. */
 export const INFER_ROWS = 10_000;
 
+/** CSV read by our tokenizer is held in memory as text: larger uploads with parser options are refused. */
+export const MAX_TOKENIZED_BYTES = 256 << 20;
+
 /**
  * The line count of a file plus one: an inference length that covers every row. nodejs-polars turns a
  * null length into 0 (no inference at all), and polars reserves memory for the length it is given, so
  * a huge constant (2^31) aborts the process; this is the smallest length that is sure to cover all rows.
  */
-async function everyRow(file: string, eol: number): Promise<number> {
+async function everyRow(file: string): Promise<number> {
   let lines = 1;
   for await (const chunk of createReadStream(file, { highWaterMark: 4 << 20 }) as AsyncIterable<Buffer>) {
-    for (let at = chunk.indexOf(eol); at !== -1; at = chunk.indexOf(eol, at + 1)) lines += 1;
+    for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) lines += 1;
   }
   return lines;
 }
 
-function readerOptions(plan: CsvPlan, inferSchemaLength: number) {
+/** polars' reader options for the default read (comma, double quotes, a header row). */
+function readerOptions(inferSchemaLength: number) {
   return {
-    sep: plan.sep,
-    ...(plan.quoteChar === undefined ? { quoteChar: "" } : { quoteChar: plan.quoteChar }),
-    ...(plan.eolChar ? { eolChar: plan.eolChar } : {}),
-    hasHeader: plan.header !== null,
-    skipRows: plan.skipRows + (plan.header ?? 0),
-    ...(plan.nRows !== undefined ? { nRows: plan.nRows } : {}),
-    ...(plan.commentPrefix ? { commentPrefix: plan.commentPrefix } : {}),
-    ...(plan.nullValues ? { nullValues: plan.nullValues } : {}),
-    ...(plan.nullValues?.length === 0 ? { missingIsNull: false } : {}),
-    decimalComma: plan.decimalComma,
-    tryParseDates: plan.parseDates === true,
+    sep: ",",
+    quoteChar: '"',
+    hasHeader: true,
     inferSchemaLength,
     raiseIfEmpty: false,
+    // A row with more fields than the header is an error in pandas: polars must not cut it silently.
+    truncateRaggedLines: false,
   };
-}
-
-function polarsMessage(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").trim();
 }
 
 /**
  * The reader options of the whole-file read, for CSV that can instead be parsed a chunk at a time
- * (csv-chunks.ts): read with no parser options (options rename, pick or retype columns over the whole
- * table, or change the encoding). Undefined otherwise.
+ * (csv-chunks.ts): read with no parser options. Undefined otherwise.
  */
 export function chunkedReadOptions(options: Options): { reader: Record<string, unknown>; quote: number } | undefined {
   if (Object.keys(options).length > 0) return undefined;
-  const plan = planCsv(options, "");
-  if (plan.encoding !== "utf-8" || plan.quoteChar?.length !== 1) return undefined;
-  return { reader: readerOptions(plan, INFER_ROWS), quote: plan.quoteChar.charCodeAt(0) };
+  return { reader: readerOptions(INFER_ROWS), quote: 34 };
 }
 
 /**
- * Reads CSV with pandas' read_csv semantics for the supported options. A file read with default
- * settings and larger than two chunks of `chunkBytes` (0: never) is parsed a chunk at a time
- * (csv-chunks.ts), holding one chunk of its bytes instead of all of them; the rest is the same.
+ * Reads CSV with pandas' read_csv semantics. A file read with default settings and larger than two chunks of
+ * `chunkBytes` (0: never) is parsed a chunk at a time (csv-chunks.ts), holding one chunk of its bytes instead
+ * of all of them; the rest is the same.
  */
 export async function readCsv(file: string, options: Options, compression: string, scratch: string, chunkBytes = 0): Promise<pl.DataFrame> {
   const plan = planCsv(options, compression);
-  // nodejs-polars reads a path only when it ends in .csv (any other string is taken as CSV text).
-  const source = path.join(scratch, "data.csv");
-  if (plan.encoding !== "utf-8") await transcodeToUtf8(file, source, plan.encoding);
-  else await symlink(path.resolve(file), source);
-  const frame = (await readInChunks(source, options, chunkBytes)) ?? (await readWhole(source, plan));
-  return applyDtypeHints(applyCsvPostSteps(frame, plan), plan.dtypes);
+  if (Object.keys(options).length === 0) {
+    const source = path.join(scratch, "data.csv");
+    await symlink(path.resolve(file), source);
+    const fast = (await readInChunks(source, chunkBytes)) ?? (await readWhole(source));
+    if (fast) return pandasFixups(fast, await headerFields(source));
+  }
+  return readTokenized(file, plan, scratch);
+}
+
+/** The first record of the file as pandas reads it: the raw header names (none found: polars' names stay). */
+async function headerFields(source: string): Promise<string[]> {
+  const handle = await open(source, "r");
+  try {
+    const head = Buffer.alloc(Math.min((await handle.stat()).size, 1 << 20));
+    await handle.read(head, 0, head.length, 0);
+    return tokenize(head.toString("utf8"), DEFAULT_TOKENIZE, 1)[0]?.fields ?? [];
+  } catch {
+    return [];
+  } finally {
+    await handle.close();
+  }
+}
+
+const DEFAULT_TOKENIZE = planCsv({}, "").tokenize;
+
+async function readTokenized(file: string, plan: CsvPlan, scratch: string): Promise<pl.DataFrame> {
+  let source = file;
+  if (plan.encoding !== "utf-8") {
+    source = path.join(scratch, "utf8.csv");
+    await transcodeToUtf8(file, source, plan.encoding);
+  }
+  if ((await stat(source)).size > MAX_TOKENIZED_BYTES) {
+    throw new AppError(
+      "PAYLOAD_TOO_LARGE",
+      `CSV read with parser options is held in memory: at most ${MAX_TOKENIZED_BYTES >> 20} MiB (upload it without options, or split it)`,
+      { details: { format: "csv" } },
+    );
+  }
+  let bytes: Buffer = await readFile(source);
+  if (plan.byteRange) bytes = byteRange(bytes, plan.byteRange, plan.table.header !== null);
+  const { frame, dtypes } = tableFromRows(tokenize(bytes.toString("utf8"), plan.tokenize), plan.table);
+  return markPandasDtypes(frame, dtypes);
+}
+
+/**
+ * cudf's byte_range: the rows that start within [offset, offset + size), read to their end; a row starts
+ * after a line end, so a range that begins mid-row skips to the next. The header line comes with it.
+ */
+function byteRange(bytes: Buffer, [offset, size]: [number, number], header: boolean): Buffer {
+  const rowStart = (at: number) => (at <= 0 ? 0 : at >= bytes.length ? bytes.length : bytes.indexOf(10, at - 1) + 1 || bytes.length);
+  const start = rowStart(offset);
+  const end = size === 0 ? bytes.length : rowStart(offset + size);
+  const body = bytes.subarray(start, Math.max(start, end));
+  if (!header || start === 0) return body;
+  const headerEnd = bytes.indexOf(10) + 1 || bytes.length;
+  return Buffer.concat([bytes.subarray(0, headerEnd), body]);
 }
 
 /** The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. */
-async function readInChunks(source: string, options: Options, chunkBytes: number): Promise<pl.DataFrame | undefined> {
-  const read = chunkedReadOptions(options);
+async function readInChunks(source: string, chunkBytes: number): Promise<pl.DataFrame | undefined> {
+  const read = chunkedReadOptions({});
   if (!read || chunkBytes <= 0 || (await stat(source)).size <= 2 * chunkBytes) return undefined;
   try {
     return await readCsvInChunks(source, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 4 * chunkBytes }, chunkBytes);
@@ -88,24 +132,39 @@ async function readInChunks(source: string, options: Options, chunkBytes: number
   }
 }
 
-async function readWhole(source: string, plan: CsvPlan): Promise<pl.DataFrame> {
-  let frame: pl.DataFrame;
-  // With a thousands separator "1.234" would be read as a float: read text, and type it after the separators go.
-  const infer = plan.thousands ? 0 : INFER_ROWS;
-  try {
-    frame = pl.readCSV(source, readerOptions(plan, infer));
-  } catch (first) {
-    // Types guessed from the first rows can be wrong further down: look at every row before giving up.
+/** A blank line (which pandas skips and polars reads as a row of nulls) sends the read to the tokenizer. */
+async function hasBlankLine(source: string): Promise<boolean> {
+  // The file's start counts as a line end: a first line that is blank is found too.
+  let tail = Buffer.from("\n");
+  for await (const chunk of createReadStream(source, { highWaterMark: 4 << 20 }) as AsyncIterable<Buffer>) {
+    const seen = Buffer.concat([tail, chunk]);
+    if (seen.includes("\n\n") || seen.includes("\n\r\n")) return true;
+    tail = seen.subarray(Math.max(0, seen.length - 2));
+  }
+  return false;
+}
+
+/** polars' whole-file read; undefined where it cannot read the pandas way (the tokenizer then does). */
+async function readWhole(source: string): Promise<pl.DataFrame | undefined> {
+  if ((await stat(source)).size > MAX_TOKENIZED_BYTES || !(await hasBlankLine(source))) {
     try {
-      const rows = await everyRow(source, (plan.eolChar ?? "\n").charCodeAt(0));
-      frame = pl.readCSV(source, readerOptions(plan, rows));
+      return pl.readCSV(source, readerOptions(INFER_ROWS));
     } catch {
-      const message = polarsMessage(first);
-      const row = /(?:line|row)\s+(\d+)/i.exec(message)?.[1];
-      throw new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, {
-        details: { format: "csv", ...(row ? { row: Number(row) } : {}) },
-      });
+      // Types guessed from the first rows can be wrong further down: look at every row before giving up.
+      try {
+        return pl.readCSV(source, readerOptions(await everyRow(source)));
+      } catch (error) {
+        if ((await stat(source)).size > MAX_TOKENIZED_BYTES) throw polarsFailure(error);
+      }
     }
   }
-  return frame;
+  return undefined;
+}
+
+function polarsFailure(error: unknown): AppError {
+  const message = (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").trim();
+  const row = /(?:line|row)\s+(\d+)/i.exec(message)?.[1];
+  return new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, {
+    details: { format: "csv", ...(row ? { row: Number(row) } : {}) },
+  });
 }

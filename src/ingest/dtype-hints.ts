@@ -1,6 +1,9 @@
 // Reads pandas-style dtype hints ("int64", "str", "datetime64[ns, UTC]", ...) into polars types.
 import pl, { type DataType } from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
+import { parseDateText } from "./csv-dates.ts";
+import { integerSeries } from "./csv-infer.ts";
+import { variantOf } from "./normalize.ts";
 
 const SIMPLE: Record<string, () => DataType> = {
   int8: () => pl.Int8,
@@ -76,7 +79,7 @@ export function applyDtypeHints(frame: pl.DataFrame, hints: DtypeHints | undefin
       });
     }
     try {
-      out = out.withColumns(castColumn(column, type));
+      out = out.withColumns(castColumn(out, column, type));
     } catch (error) {
       throw new AppError(
         "PARSE_FAILED",
@@ -90,15 +93,23 @@ export function applyDtypeHints(frame: pl.DataFrame, hints: DtypeHints | undefin
   return out;
 }
 
-function castColumn(column: string, type: DataType): pl.Expr {
+/** Text into a datetime dtype, value by value (formats may differ from row to row): pandas' astype does so. */
+function parseDatetimes(series: pl.Series, type: DataType): pl.Series {
+  const { timeUnit, timeZone } = type as unknown as { timeUnit: "ms" | "us" | "ns"; timeZone?: string | null };
+  const ns = (series.toArray() as (string | null)[]).map((value) => {
+    if (value === null) return null;
+    const parsed = parseDateText(value);
+    if (!parsed) throw new Error(`"${value}" is not a date or time pandas would read`);
+    return parsed.ns;
+  });
+  const utc = integerSeries(series.name, ns, pl.Int64).cast(pl.Datetime("ns")).cast(pl.Datetime(timeUnit));
+  // Naive times in a zoned dtype are taken as UTC, as pandas' astype takes them.
+  return timeZone ? utc.dt.replaceTimeZone("UTC").dt.convertTimeZone(timeZone) : utc;
+}
+
+function castColumn(frame: pl.DataFrame, column: string, type: DataType): pl.Expr | pl.Series {
   const variant = (type as unknown as { variant: string }).variant;
-  if (variant === "Datetime" || variant === "Date") {
-    // Strings become temporal by parsing, not by casting.
-    return pl
-      .col(column)
-      .cast(pl.Utf8)
-      .str.strptime(type as never)
-      .alias(column);
-  }
+  if (variant === "Date") return pl.col(column).cast(pl.Utf8).str.strptime(pl.Date).alias(column);
+  if (variant === "Datetime" && variantOf(frame, column) === "String") return parseDatetimes(frame.getColumn(column), type);
   return pl.col(column).cast(type, true).alias(column);
 }

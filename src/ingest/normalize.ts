@@ -1,5 +1,6 @@
 // Brings polars frames into types every consumer handles: 128-bit integers become 64-bit when they fit.
 import pl from "nodejs-polars";
+import { carryPandasDtypes } from "./dtype-names.ts";
 
 /** The polars type name of a column, or the name in the error when nodejs-polars cannot describe it. */
 export function variantOf(frame: pl.DataFrame, column: string): string {
@@ -28,5 +29,5 @@ export function normalizeFrame(frame: pl.DataFrame): pl.DataFrame {
       }
     }
   }
-  return out;
+  return out === frame ? out : carryPandasDtypes(frame, out);
 }

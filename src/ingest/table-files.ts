@@ -4,7 +4,7 @@ import { dirname } from "node:path";
 import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
 import pl, { type DataFrame } from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import { pandasDtype } from "./dtype-names.ts";
+import { pandasDtypes } from "./dtype-names.ts";
 
 export type TableSchema = { name: string; num_cols: number; num_rows: number; dtypes: Record<string, string> };
 
@@ -44,17 +44,17 @@ export async function writeTable(frame: DataFrame, path: string, name: string): 
     }
     frame.rechunk().writeIPC(path, { compression: "uncompressed" });
   }
-  return describe(path, name, frame.height);
+  return describe(path, name, frame.height, frame);
 }
 
-/** The table schema of a stored table, with pandas dtype names from its Arrow schema. */
-async function describe(path: string, name: string, rows: number): Promise<TableSchema> {
+/** The table schema of a stored table, with pandas dtype names from its Arrow schema (and the frame written, when known). */
+async function describe(path: string, name: string, rows: number, frame?: DataFrame): Promise<TableSchema> {
   const schema = await readSchema(path);
   return {
     name,
     num_cols: schema.fields.length,
     num_rows: rows,
-    dtypes: Object.fromEntries(schema.fields.map((field) => [field.name, pandasDtype(field.type)])),
+    dtypes: pandasDtypes(schema.fields, frame),
   };
 }
 

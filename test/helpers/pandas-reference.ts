@@ -90,7 +90,15 @@ export async function pandasRead(request: ReadRequest): Promise<Reading> {
   return (await pandasReadMany([request]))[0] as Reading;
 }
 
-function tsText(ns: bigint, zone: string | null): string {
+/** A stored zone as pandas_read.py writes it: polars keeps a fixed offset as Etc/GMT-1 (sign reversed), pandas as +01:00. */
+function zoneText(zone: string | null): string | null {
+  const etc = zone ? /^Etc\/GMT([+-])(\d{1,2})$/.exec(zone) : null;
+  if (!etc) return zone;
+  return `${etc[1] === "+" ? "-" : "+"}${(etc[2] ?? "").padStart(2, "0")}:00`;
+}
+
+function tsText(ns: bigint, stored: string | null): string {
+  const zone = zoneText(stored);
   const billion = 1_000_000_000n;
   let seconds = ns / billion;
   let nanos = ns % billion;
@@ -128,7 +136,7 @@ function columnCells(column: { data: Data[] }, dtype: string, objectNull: string
               ? "NaT"
               : type.typeId === Type.Float || dictionary || /^(u?int|float)/.test(dtype)
                 ? "NaN"
-                : type.typeId === Type.Bool
+                : type.typeId === Type.Bool && dtype !== "object"
                   ? "None"
                   : objectNull,
         );

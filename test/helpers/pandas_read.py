@@ -16,13 +16,24 @@ import numpy as np
 import pandas as pd
 
 
+def zone_text(tz):
+    """A zone as Arrow names it: UTC, a fixed offset as +HH:MM, else its name."""
+    if tz is None:
+        return None
+    offset = datetime.datetime(2000, 1, 1, tzinfo=tz).utcoffset() if "FixedOffset" in str(tz) or "tzoffset" in str(tz) else None
+    if offset is None:
+        return str(tz)
+    minutes = int(offset.total_seconds() // 60)
+    return "UTC" if minutes == 0 else ("-" if minutes < 0 else "+") + f"{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
 def ts_text(ns, tz):
-    """A timestamp as ISO text to the nanosecond (fraction trimmed), with its zone name, if any."""
+    """A timestamp as ISO text to the nanosecond (fraction trimmed), with its zone (see zone_text), if any."""
     seconds, nanos = divmod(int(ns), 1_000_000_000)
     text = (datetime.datetime(1970, 1, 1) + datetime.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S")
     if nanos:
         text += "." + f"{nanos:09d}".rstrip("0")
-    return "ts:" + text + (" " + str(tz) if tz is not None else "")
+    return "ts:" + text + (" " + zone_text(tz) if tz is not None else "")
 
 
 def cell(value):

@@ -1,0 +1,141 @@
+// Tokenized CSV records into a typed frame, step by step as pandas' read_csv takes them: header and names,
+// the implicit index, field counts, usecols, nrows and skipfooter, missing markers, parse_dates, dtype, inference.
+import pl from "nodejs-polars";
+import { AppError } from "../errors/app-error.ts";
+import { parseDateColumn } from "./csv-dates.ts";
+import { hintedColumn, inferColumn, type NumberFormat } from "./csv-infer.ts";
+import type { Row } from "./csv-tokenize.ts";
+
+export type TablePlan = {
+  header: number | null;
+  names: string[] | undefined;
+  prefix: string | undefined;
+  usecols: string[] | number[] | undefined;
+  skipRows: number;
+  nRows: number | undefined;
+  skipFooter: number;
+  na: NaPlan;
+  format: NumberFormat;
+  parseDates: boolean | string[] | number[];
+  /** dtype hints as pandas names (checked by csv-options.ts): one for all columns, or by column. */
+  hints: { all: string } | { byColumn: Record<string, string> } | { byPosition: string[] } | undefined;
+};
+
+/** Missing markers: none at all without na_filter; else a set for every column, or one per column. */
+export type NaPlan = { filter: boolean; markers: Set<string>; perColumn: Record<string, Set<string>>; numbers: Set<number> };
+
+const invalid = (field: string, message: string) =>
+  new AppError("INVALID_INPUT", `parser_options.${field}: ${message}`, { details: { field: `parser_options.${field}` } });
+const parseFailed = (message: string, row?: number) =>
+  new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, { details: { format: "csv", ...(row ? { row } : {}) } });
+
+/** Header names as pandas makes them: blanks are "Unnamed: i", repeats get ".1", ".2"... (pandas' mangling). */
+export function mangleNames(raw: readonly (string | null)[]): string[] {
+  const counts = new Map<string, number>();
+  return raw.map((value, i) => {
+    let name = value === null || value === "" ? `Unnamed: ${i}` : value;
+    let count = counts.get(name) ?? 0;
+    while (count > 0) {
+      counts.set(name, count + 1);
+      name = `${name}.${count}`;
+      count = counts.get(name) ?? 0;
+    }
+    counts.set(name, count + 1);
+    return name;
+  });
+}
+
+function markMissing(values: (string | null)[], markers: Set<string>, numbers: Set<number>, f: NumberFormat): void {
+  if (markers.size === 0 && numbers.size === 0) return;
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i];
+    if (v === null || v === undefined) continue;
+    if (markers.has(v)) values[i] = null;
+    else if (numbers.size > 0) {
+      const t = v.trim();
+      const n = f.thousands ? Number(t.split(f.thousands).join("")) : Number(f.decimalComma ? t.replace(",", ".") : t);
+      if (t !== "" && numbers.has(n)) values[i] = null;
+    }
+  }
+}
+
+function pickColumns(names: string[], usecols: string[] | number[]): number[] {
+  const wanted = usecols as (string | number)[];
+  const missing = wanted.filter((ref) => (typeof ref === "number" ? ref >= names.length : !names.includes(ref)));
+  if (missing.length > 0) {
+    const list = missing.map((m) => (typeof m === "number" ? String(m) : `'${m}'`)).join(", ");
+    throw invalid("usecols", `Usecols do not match columns, columns expected but not found: [${list}]`);
+  }
+  // pandas keeps the file's column order, whatever the order of usecols.
+  return names.map((_name, i) => i).filter((i) => wanted.includes(names[i] as string) || wanted.includes(i));
+}
+
+/** The records after the header as a frame, with the pandas dtype names that differ from the Arrow types' own. */
+export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFrame; dtypes: Record<string, string> } {
+  let rows = plan.skipRows > 0 ? all.filter((r) => r.line > plan.skipRows) : all;
+  let names: string[];
+  if (plan.header !== null) {
+    const header = rows[plan.header];
+    rows = rows.slice(plan.header + 1);
+    names = plan.names ?? mangleNames(header ? header.fields : []);
+    if (!header && !plan.names) throw new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
+  } else {
+    const width = rows[0]?.fields.length ?? 0;
+    names = plan.names ?? Array.from({ length: width }, (_, i) => `${plan.prefix ?? ""}${i}`);
+    if (!plan.names && rows.length === 0)
+      throw new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
+  }
+  // Data rows wider than the names: pandas makes the leading fields the index, which a table here does not keep.
+  const width = Math.max(names.length, rows[0]?.fields.length ?? 0);
+  const lead = width - names.length;
+  if (plan.names && plan.header === null && rows.length > 0) {
+    const most = Math.max(...rows.map((r) => r.fields.length));
+    if (most < names.length) throw parseFailed(`Too many columns specified: expected ${names.length} and found ${most}`);
+  }
+  for (const row of rows) {
+    if (row.fields.length > width)
+      throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${row.line}, saw ${row.fields.length}`, row.line);
+  }
+  if (plan.nRows !== undefined) rows = rows.slice(0, plan.nRows);
+  if (plan.skipFooter > 0) rows = rows.slice(0, Math.max(0, rows.length - plan.skipFooter));
+  const kept = plan.usecols ? pickColumns(names, plan.usecols) : names.map((_, i) => i);
+  const dateColumns = new Set(
+    Array.isArray(plan.parseDates)
+      ? (plan.parseDates as (string | number)[]).map((ref) => {
+          const name = typeof ref === "number" ? names[kept[ref] ?? -1] : ref;
+          if (name === undefined || !kept.some((k) => names[k] === name)) {
+            throw invalid("parse_dates", `Missing column provided to 'parse_dates': '${ref}'`);
+          }
+          return name;
+        })
+      : [],
+  );
+  const hints = plan.hints;
+  const series: pl.Series[] = [];
+  const dtypes: Record<string, string> = {};
+  for (const [position, index] of kept.entries()) {
+    const name = names[index] as string;
+    const values = rows.map((r) => r.fields[index + lead] ?? null);
+    if (plan.na.filter) {
+      markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
+    }
+    // dtype keys that name no column are ignored, as pandas ignores them.
+    const hint = hints && ("all" in hints ? hints.all : "byColumn" in hints ? hints.byColumn[name] : hints.byPosition[index]);
+    if (dateColumns.has(name)) {
+      const dates = parseDateColumn(name, values);
+      if (dates) {
+        series.push(dates.series);
+        if (dates.dtype.includes("FixedOffset")) dtypes[name] = dates.dtype;
+        continue;
+      }
+    }
+    if (hint) {
+      const typed = hintedColumn(name, position, values, hint, plan.format);
+      series.push(typed.series);
+      if (typed.dtype !== typed.dtype.toLowerCase() || typed.dtype === "boolean" || typed.dtype === "string") dtypes[name] = typed.dtype;
+      continue;
+    }
+    series.push(inferColumn(name, values, plan.format));
+  }
+  return { frame: pl.DataFrame(series), dtypes };
+}

@@ -1,0 +1,131 @@
+// A CSV tokenizer with the rules of pandas' C parser (quotes, doubled quotes, comments, blank lines, whitespace
+// separators), for reads that polars' reader cannot do the pandas way.
+import { AppError } from "../errors/app-error.ts";
+
+export type TokenizeOptions = {
+  /** One separator character, or "whitespace" for runs of spaces and tabs (delim_whitespace). */
+  sep: string;
+  /** The quote character; undefined when quoting is off (QUOTE_NONE). */
+  quote: string | undefined;
+  doublequote: boolean;
+  skipInitialSpace: boolean;
+  /** A single line-end character (lineterminator); undefined: \n, \r\n and \r all end lines. */
+  eol: string | undefined;
+  comment: string | undefined;
+  skipBlankLines: boolean;
+};
+
+/** One record: its fields and the line it starts on (1-based, as pandas counts in its messages). */
+export type Row = { fields: string[]; line: number };
+
+const failed = (message: string, line: number) =>
+  new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, { details: { format: "csv", row: line } });
+
+/** Splits text into records (the first `limit` of them). The text's leading byte-order mark is dropped, as pandas does. */
+export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSITIVE_INFINITY): Row[] {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const rows: Row[] = [];
+  const whitespace = o.sep === "whitespace";
+  const n = text.length;
+  let i = 0;
+  let line = 1;
+  const isEol = (c: string) => (o.eol ? c === o.eol : c === "\n" || c === "\r");
+  /** Steps over the line end at i (\r\n as one). */
+  const endLine = () => {
+    if (!o.eol && text[i] === "\r" && text[i + 1] === "\n") i += 1;
+    i += 1;
+    line += 1;
+  };
+  const isSpace = (c: string | undefined) => c === " " || c === "\t";
+  while (i < n && rows.length < limit) {
+    const start = line;
+    // Start of a record: blank lines and comment lines.
+    if (whitespace) while (i < n && isSpace(text[i])) i += 1;
+    if (i >= n) break;
+    let c = text[i] as string;
+    if (isEol(c)) {
+      endLine();
+      if (!o.skipBlankLines) rows.push({ fields: [""], line: start });
+      continue;
+    }
+    if (o.comment && c === o.comment) {
+      while (i < n && !isEol(text[i] as string)) i += 1;
+      if (i < n) endLine();
+      continue;
+    }
+    const fields: string[] = [];
+    let field = "";
+    let state: "start" | "field" | "quoted" | "quote-in-quoted" = "start";
+    let done = false;
+    while (!done) {
+      if (i >= n) {
+        if (state === "quoted") throw failed(`EOF inside string starting at row ${rows.length + 1}`, start);
+        fields.push(field);
+        break;
+      }
+      c = text[i] as string;
+      switch (state) {
+        case "start":
+          if (o.quote !== undefined && c === o.quote) {
+            state = "quoted";
+            i += 1;
+          } else if (o.skipInitialSpace && c === " ") {
+            i += 1;
+          } else {
+            state = "field";
+          }
+          break;
+        case "field":
+          if (whitespace ? isSpace(c) : c === o.sep) {
+            fields.push(field);
+            field = "";
+            i += 1;
+            if (whitespace) {
+              while (i < n && isSpace(text[i])) i += 1;
+              // Trailing whitespace ends the record, not a field.
+              if (i >= n || isEol(text[i] as string)) {
+                if (i < n) endLine();
+                done = true;
+                break;
+              }
+            }
+            state = "start";
+          } else if (isEol(c)) {
+            fields.push(field);
+            endLine();
+            done = true;
+          } else if (o.comment && c === o.comment) {
+            fields.push(field);
+            while (i < n && !isEol(text[i] as string)) i += 1;
+            if (i < n) endLine();
+            done = true;
+          } else {
+            field += c;
+            i += 1;
+          }
+          break;
+        case "quoted":
+          if (c === o.quote) {
+            // Without doublequote the quote only closes the quoted part; what follows is read as plain text.
+            state = o.doublequote ? "quote-in-quoted" : "field";
+          } else {
+            field += c;
+            if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) line += 1;
+          }
+          i += 1;
+          break;
+        case "quote-in-quoted":
+          if (c === o.quote) {
+            field += c;
+            state = "quoted";
+            i += 1;
+          } else {
+            state = "field";
+          }
+          break;
+      }
+    }
+    rows.push({ fields, line: start });
+  }
+  return rows;
+}
