@@ -147,11 +147,11 @@ describe.each(PROVIDERS)("file routes on %s", (provider) => {
     const bad = await gw.json<FileBody>(`/api/v2/upload/files/${file.file_id}/`, {
       method: "PATCH",
       headers: alice,
-      json: { parser_options: { sep: ";", dtype: { age: "datetime64[ns]" } } },
+      json: { parser_options: { sep: ";", dtype: { name: "int64" } } },
     });
     expect(bad.status).toBe(200);
     expect(bad.body).toMatchObject({ is_uploaded: true, is_valid: false, bytes_count: data.length });
-    expect(bad.body.errors).toMatchObject({ code: "PARSE_FAILED", column: "age" });
+    expect(bad.body.errors).toMatchObject({ code: "PARSE_FAILED", column: "name" });
     const fixed = await gw.json<FileBody>(`/api/v2/upload/files/${file.file_id}/`, {
       method: "PATCH",
       headers: alice,
