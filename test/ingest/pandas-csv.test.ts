@@ -163,3 +163,32 @@ describe.skipIf(!PANDAS_PYTHON)(`read_csv against pandas${PANDAS_SKIP_REASON}`, 
     }
   });
 });
+
+describe.skipIf(!PANDAS_PYTHON)(`cudf's forms of read_csv options, against pandas on the same rows${PANDAS_SKIP_REASON}`, () => {
+  let gw: TestGateway;
+  let token: string;
+  beforeAll(async () => {
+    gw = await createTestGateway("sqlite");
+    token = await gw.login();
+  });
+  afterAll(() => gw?.close());
+
+  it("byte_range [offset, size] reads the rows that start in the range, under the file's header", async () => {
+    const text = "a,b\n1,x\n22,yy\n333,zzz\n4444,w\n";
+    // Offset 6 falls inside "1,x": reading starts at the next row, "22,yy"; offset + size = 16 falls in "333,zzz".
+    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes: text, options: { byte_range: [6, 10] } });
+    const pandas = (await pandasReadMany([{ format: "csv", bytes: "a,b\n22,yy\n333,zzz\n" }]))[0] as Reading;
+    expect(file).toEqual(pandas);
+    expect(direct).toEqual(pandas);
+  });
+
+  it("a list dtype gives each column its dtype in order, as pandas' dtype by position does", async () => {
+    const bytes = "a,b,c\n007,1,2\n";
+    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes, options: { dtype: ["str", "float64", "Int64"] } });
+    const pandas = (
+      await pandasReadMany([{ format: "csv", bytes, options: { dtype: { a: "str", b: "float64", c: "Int64" } } }])
+    )[0] as Reading;
+    expect(file).toEqual(pandas);
+    expect(direct).toEqual(pandas);
+  });
+});
