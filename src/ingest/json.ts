@@ -1,145 +1,137 @@
-// Reads JSON tables: records, column arrays (as the JS client sends them), JSON lines, and pandas' orients.
-import { open, readFile } from "node:fs/promises";
+// Reads JSON tables as pandas.read_json (pandas 1.5) reads them: every orient, lines, dtype (True infers),
+// convert_dates and keep_default_dates; integers exact to uint64, floats as pandas' decoder computes them.
+import { readFile } from "node:fs/promises";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import { applyDtypeHints, readDtypeHints } from "./dtype-hints.ts";
+import { type Col, isMissing, pyStr, UNSUPPORTED_DTYPE } from "./json-columns.ts";
+import { convertFrame, type DtypeOption, isNested, labelName } from "./json-convert.ts";
+import { decodeJson, JsonDecodeError, type PyValue } from "./json-decode.ts";
+import { constructFrame, failed, ORIENTS } from "./json-frame.ts";
 import { bool, type Options, oneOf, refuseUnknown } from "./option-readers.ts";
-import { seriesOf } from "./series.ts";
 
-export const JSON_OPTIONS = ["orient", "lines", "dtype", "compression"] as const;
-const ORIENTS = ["records", "columns", "index", "split", "values", "table"] as const;
-type Orient = (typeof ORIENTS)[number];
+export const JSON_OPTIONS = ["orient", "lines", "dtype", "compression", "convert_dates", "keep_default_dates"] as const;
 
-/** Keys @graphistry/js-upload-api adds to a JSON body of columns; they are not data. */
-const CLIENT_KEYS = ["agent_name", "agent_version"];
+const invalid = (key: string, message: string) =>
+  new AppError("INVALID_INPUT", `parser_options.${key}: ${message}`, { details: { field: `parser_options.${key}` } });
 
-const failed = (message: string, details: Record<string, unknown> = {}) =>
-  new AppError("PARSE_FAILED", message, { details: { format: "json", ...details } });
+/** Checks json parser_options (before any data arrives, and again when reading), refusing what pandas refuses. */
+export function checkJsonOptions(options: Options) {
+  refuseUnknown(options, JSON_OPTIONS, "json");
+  const orient = oneOf(options, "orient", ORIENTS);
+  const lines = bool(options, "lines") ?? false;
+  const keepDefaultDates = bool(options, "keep_default_dates") ?? true;
+  const dates = options.convert_dates ?? true;
+  if (typeof dates !== "boolean" && !(Array.isArray(dates) && dates.every((d) => typeof d === "string"))) {
+    throw invalid("convert_dates", "must be true, false or a list of column names");
+  }
+  const dtype = options.dtype as DtypeOption;
+  const names = typeof dtype === "string" ? [dtype] : dtype && typeof dtype === "object" ? Object.values(dtype) : [];
+  const unsupported = names.find((n) => typeof n === "string" && UNSUPPORTED_DTYPE.test(n));
+  if (unsupported) throw invalid("dtype", `"${unsupported}" (a pandas extension type) is not supported for json uploads`);
+  const truthy = Boolean(dtype) && !(typeof dtype === "object" && Object.keys(dtype as object).length === 0);
+  // pandas.read_json's own refusal.
+  if (orient === "table" && truthy) throw invalid("dtype", "cannot pass both dtype and orient='table'");
+  return {
+    orient,
+    lines,
+    dtype: dtype === undefined || dtype === null ? (orient === "table" ? undefined : true) : dtype,
+    convertDates: dates as boolean | string[],
+    keepDefaultDates,
+    convertAxes: orient !== "table",
+  };
+}
 
-async function firstChar(file: string): Promise<string> {
-  const handle = await open(file, "r");
+function decode(text: string, lines: boolean): PyValue {
+  // pandas: with lines=True, the non-blank lines are joined into one JSON array.
+  const source = lines
+    ? `[${text
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .join(",")}]`
+    : text;
   try {
-    const head = Buffer.alloc(4096);
-    const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return (
-      /\S/.exec(
-        head
-          .subarray(0, bytesRead)
-          .toString("utf8")
-          .replace(/^\uFEFF/, ""),
-      )?.[0] ?? ""
-    );
-  } finally {
-    await handle.close();
-  }
-}
-
-function fromRecords(records: unknown[]): pl.DataFrame {
-  if (records.length === 0) return pl.DataFrame({});
-  if (records.every((r) => Array.isArray(r))) return fromValues(records as unknown[][]);
-  const bad = records.findIndex((r) => r === null || typeof r !== "object" || Array.isArray(r));
-  if (bad >= 0) throw failed(`record ${bad} is not a JSON object`, { row: bad });
-  const names = [...new Set((records as Record<string, unknown>[]).flatMap((r) => Object.keys(r)))];
-  return pl.DataFrame(
-    names.map((name) =>
-      seriesOf(
-        name,
-        (records as Record<string, unknown>[]).map((r) => r[name]),
-      ),
-    ),
-  );
-}
-
-function fromValues(rows: unknown[][]): pl.DataFrame {
-  const width = Math.max(0, ...rows.map((r) => r.length));
-  const columns: Record<string, unknown[]> = {};
-  for (let c = 0; c < width; c += 1) columns[String(c)] = rows.map((r) => r[c] ?? null);
-  return fromColumns(columns);
-}
-
-function fromColumns(columns: Record<string, unknown>): pl.DataFrame {
-  const entries = Object.entries(columns).filter(([key, value]) => !(CLIENT_KEYS.includes(key) && !Array.isArray(value)));
-  let length: number | undefined;
-  for (const [name, values] of entries) {
-    if (!Array.isArray(values)) throw failed(`"${name}" is not an array: an object of columns needs an array per column`, { column: name });
-    length ??= values.length;
-    if (values.length !== length)
-      throw failed(`column "${name}" has ${values.length} values but the first column has ${length}`, { column: name });
-  }
-  const series = entries.map(([name, values]) => seriesOf(name, values as unknown[]));
-  return pl.DataFrame(series);
-}
-
-/** pandas' orient="columns"/"index": an object of objects keyed by row (or column) labels. */
-function fromNested(data: Record<string, unknown>, orient: "columns" | "index"): pl.DataFrame {
-  const outer = Object.entries(data);
-  if (orient === "columns") {
-    const labels = [...new Set(outer.flatMap(([, inner]) => Object.keys((inner ?? {}) as object)))];
-    const columns: Record<string, unknown[]> = {};
-    for (const [column, inner] of outer) columns[column] = labels.map((label) => (inner as Record<string, unknown>)[label] ?? null);
-    return fromColumns(columns);
-  }
-  return fromRecords(outer.map(([label, row]) => ({ index: label, ...(row as object) })));
-}
-
-function fromObject(data: Record<string, unknown>, orient: Orient | undefined): pl.DataFrame {
-  if (orient === "split" || (!orient && Array.isArray(data.columns) && Array.isArray(data.data))) {
-    const columns = (data.columns as unknown[]).map(String);
-    return fromColumns(Object.fromEntries(columns.map((c, i) => [c, (data.data as unknown[][]).map((row) => row?.[i] ?? null)])));
-  }
-  if (orient === "table" || (!orient && data.schema && Array.isArray(data.data))) return fromRecords(data.data as unknown[]);
-  if (orient === "columns" || orient === "index") return fromNested(data, orient);
-  const values = Object.entries(data).filter(([key]) => !CLIENT_KEYS.includes(key));
-  if (values.length > 0 && values.every(([, v]) => Array.isArray(v))) return fromColumns(data);
-  if (values.length > 0 && values.every(([, v]) => v !== null && typeof v === "object" && !Array.isArray(v)))
-    return fromNested(data, "columns");
-  throw failed("the JSON object is not a table: expected an array of records, an object of column arrays, or JSON lines");
-}
-
-function readLines(file: string): pl.DataFrame {
-  try {
-    // nodejs-polars' readJSON cannot take a path for JSON lines; the scanner can.
-    return pl.scanJson(file, { inferSchemaLength: null }).collectSync();
+    return decodeJson(source);
   } catch (error) {
-    throw failed(`JSON lines could not be parsed: ${(error as Error).message.split("\n")[0]}`);
+    if (!(error instanceof JsonDecodeError)) throw error;
+    const hint = !lines && error.message === "Trailing data" ? " (one JSON value per line? set lines to true)" : "";
+    throw failed(`invalid JSON: ${error.message}${hint}`, lines ? {} : { byteOffset: Buffer.byteLength(source.slice(0, error.offset)) });
   }
+}
+
+const SIZES: Record<string, pl.DataType> = {
+  int8: pl.Int8,
+  int16: pl.Int16,
+  int32: pl.Int32,
+  int64: pl.Int64,
+  uint8: pl.UInt8,
+  uint16: pl.UInt16,
+  uint32: pl.UInt32,
+  uint64: pl.UInt64,
+};
+
+/** Exact integers: polars reads them from their decimal text. */
+const intSeries = (name: string, values: (bigint | null)[], type: pl.DataType) =>
+  pl
+    .Series(
+      name,
+      values.map((v) => (v === null ? null : v.toString())),
+      pl.Utf8,
+    )
+    .cast(type, true);
+
+/** One column as Arrow stores it (pyarrow's from_pandas): NaN and None are missing; objects of one kind keep that kind. */
+function seriesOf(name: string, col: Col): pl.Series {
+  switch (col.kind) {
+    case "int":
+      return intSeries(name, col.v, SIZES[col.dtype] ?? pl.Int64);
+    case "float":
+      return pl.Series(
+        name,
+        col.v.map((v) => (Number.isNaN(v) ? null : v)),
+        col.dtype === "float32" ? pl.Float32 : pl.Float64,
+      );
+    case "bool":
+      return pl.Series(name, col.v, pl.Bool);
+    case "datetime":
+      return intSeries(name, col.v, pl.Int64).cast(pl.Datetime("ns", col.tz ?? undefined));
+    default: {
+      const present = col.v.filter((v) => !isMissing(v));
+      const values = col.v.map((v) => (isMissing(v) ? null : v));
+      let series: pl.Series;
+      if (present.every((v) => typeof v === "string")) series = pl.Series(name, values, pl.Utf8);
+      else if (present.every((v) => typeof v === "boolean")) series = pl.Series(name, values, pl.Bool);
+      else if (present.every((v) => typeof v === "bigint")) series = intSeries(name, values as (bigint | null)[], pl.Int64);
+      else if (present.every((v) => typeof v === "number")) series = pl.Series(name, values, pl.Float64);
+      // Mixed or nested objects are kept as text: scalars as Python's str() writes them, lists and objects as JSON.
+      else
+        series = pl.Series(
+          name,
+          values.map((v) => (v === null ? null : isNested(v) ? jsonText(v) : pyStr(v))),
+          pl.Utf8,
+        );
+      return col.kind === "category" && ["String", "Utf8"].includes(series.dtype.variant) ? series.cast(pl.Categorical) : series;
+    }
+  }
+}
+
+/** JSON text of a nested value, integers exact (Python's json.dumps of the value, compact). */
+function jsonText(v: PyValue): string {
+  if (v === null) return "null";
+  if (typeof v === "bigint" || typeof v === "boolean") return String(v);
+  if (typeof v === "number") return Number.isFinite(v) ? String(v) : Number.isNaN(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity";
+  if (typeof v === "string") return JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(jsonText).join(",")}]`;
+  return `{${[...v].map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`).join(",")}}`;
 }
 
 export async function readJson(file: string, options: Options): Promise<pl.DataFrame> {
-  refuseUnknown(options, JSON_OPTIONS, "json");
-  const orient = oneOf(options, "orient", ORIENTS);
-  const lines = bool(options, "lines");
-  const dtypes = readDtypeHints(options.dtype);
-  if (lines) return applyDtypeHints(readLines(file), dtypes);
-  const first = await firstChar(file);
-  if (first === "") throw failed("the JSON file is empty");
-  if (first === "[" && (!orient || orient === "records")) {
-    try {
-      // The fast path: polars reads an array of flat records natively.
-      return applyDtypeHints(pl.readJSON(file, { format: "json", inferSchemaLength: null }), dtypes);
-    } catch {
-      // Arrays of arrays, nested values or mixed types: the general path below.
-    }
-  }
+  const read = checkJsonOptions(options);
   const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    // One object per line without lines=true: read it as JSON lines, as a user would mean.
-    if (first === "{" && /\}\s*\r?\n\s*\{/.test(text.slice(0, 1 << 20))) return applyDtypeHints(readLines(file), dtypes);
-    const message = (error as Error).message;
-    const at = /position (\d+)/.exec(message)?.[1];
-    throw failed(`invalid JSON: ${message}`, at ? { byteOffset: Number(at) } : {});
-  }
-  const frame = Array.isArray(parsed)
-    ? orient === "values"
-      ? fromValues(parsed as unknown[][])
-      : fromRecords(parsed)
-    : parsed !== null && typeof parsed === "object"
-      ? fromObject(parsed as Record<string, unknown>, orient)
-      : (() => {
-          throw failed("the JSON document is a single value, not a table");
-        })();
-  return applyDtypeHints(frame, dtypes);
+  if (text.trim() === "") throw failed("the JSON file is empty (pandas: Expected object or value)");
+  const frame = convertFrame(constructFrame(decode(text, read.lines), read.orient), read);
+  const names = frame.labels.map(labelName);
+  const repeated = names.find((n, i) => names.indexOf(n) !== i);
+  if (repeated !== undefined) throw failed(`two columns are named "${repeated}" once pandas has read their labels`, { column: repeated });
+  return pl.DataFrame(frame.cols.map((col, i) => seriesOf(names[i] as string, col)));
 }

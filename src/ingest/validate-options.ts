@@ -5,8 +5,8 @@ import { planCsv } from "./csv-options.ts";
 import { readDtypeHints } from "./dtype-hints.ts";
 import { EXCEL_OPTIONS } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
-import { JSON_OPTIONS } from "./json.ts";
-import { bool, int, type Options, oneOf, refuseUnknown, strings } from "./option-readers.ts";
+import { checkJsonOptions } from "./json.ts";
+import { int, type Options, refuseUnknown, strings } from "./option-readers.ts";
 import { ORC_OPTIONS } from "./orc-frame.ts";
 import { checkParquetOptions } from "./parquet.ts";
 
@@ -21,10 +21,7 @@ export function validateParserOptions(fileType: FileType, compression: Compressi
       planCsv(o, compression);
       break;
     case "json":
-      refuseUnknown(o, JSON_OPTIONS, "json");
-      oneOf(o, "orient", ["records", "columns", "index", "split", "values", "table"]);
-      bool(o, "lines");
-      readDtypeHints(o.dtype);
+      checkJsonOptions(o);
       break;
     case "parquet":
       checkParquetOptions(o);

@@ -20,6 +20,8 @@ const rows = manifest().filter((r) => INPUT_DIRS.includes(r.path.split("/")[0] ?
 
 /** The parser options a person would give for a headerless or space-separated file, as MANIFEST describes it. */
 function optionsFor(row: (typeof rows)[number]): Record<string, unknown> {
+  // JSON lines are read with lines=true, as pandas.read_json needs.
+  if (row.path.endsWith(".ndjson")) return { lines: true };
   const headerless = /no header row; (\d+) columns, (\w+)-delimited/.exec(row.columns);
   if (!headerless) return {};
   return { header: null, ...(headerless[2]?.toLowerCase() === "space" ? { sep: " " } : {}) };

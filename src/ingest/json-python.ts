@@ -1,0 +1,90 @@
+// Python's and pandas' scalar conversions that read_json relies on: float(str), int(str), repr(float),
+// str(Timestamp), and the date strings pandas' to_datetime reads (ISO 8601 forms).
+
+/** Python's float(s) for text: surrounding whitespace, a sign, digits with single underscores, inf, nan. */
+export function pyFloatOf(text: string): number | undefined {
+  const s = text.trim();
+  if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
+  if (/^[+-]?nan$/i.test(s)) return Number.NaN;
+  const digits = "\\d(?:_?\\d)*";
+  const re = new RegExp(`^[+-]?(?:${digits}(?:\\.(?:${digits})?)?|\\.${digits})(?:[eE][+-]?${digits})?$`);
+  if (!re.test(s)) return undefined;
+  return Number(s.replaceAll("_", ""));
+}
+
+/** Python's int(s) for text: surrounding whitespace, a sign, digits with single underscores. */
+export function pyIntOf(text: string): bigint | undefined {
+  const s = text.trim();
+  if (!/^[+-]?\d(?:_?\d)*$/.test(s)) return undefined;
+  return BigInt(s.replaceAll("_", ""));
+}
+
+/** Python's repr(float): the shortest digits that read back, in exponent form below 1e-4 and from 1e16. */
+export function pyFloatRepr(f: number): string {
+  if (Number.isNaN(f)) return "nan";
+  if (!Number.isFinite(f)) return f > 0 ? "inf" : "-inf";
+  if (f === 0) return Object.is(f, -0) ? "-0.0" : "0.0";
+  const [mantissa, exp] = f.toExponential().split("e") as [string, string];
+  const e = Number(exp);
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digits = mantissa.replace("-", "").replace(".", "");
+  if (e < -4 || e >= 16) {
+    const m = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
+    return `${sign}${m}e${e < 0 ? "-" : "+"}${String(Math.abs(e)).padStart(2, "0")}`;
+  }
+  if (e < 0) return `${sign}0.${"0".repeat(-e - 1)}${digits}`;
+  const whole = digits.slice(0, e + 1).padEnd(e + 1, "0");
+  const rest = digits.slice(e + 1);
+  return `${sign}${whole}.${rest || "0"}`;
+}
+
+const BILLION = 1_000_000_000n;
+
+/** pandas' str(Timestamp): "2020-01-02 03:04:05", then ".ffffff" (or 9 digits when there are nanoseconds), then the offset. */
+export function timestampText(ns: bigint, tz: string | null): string {
+  let seconds = ns / BILLION;
+  let nanos = ns % BILLION;
+  if (nanos < 0n) {
+    seconds -= 1n;
+    nanos += BILLION;
+  }
+  const date = new Date(Number(seconds) * 1000).toISOString();
+  let text = `${date.slice(0, 10)} ${date.slice(11, 19)}`;
+  if (nanos > 0n)
+    text += nanos % 1000n === 0n ? `.${(nanos / 1000n).toString().padStart(6, "0")}` : `.${nanos.toString().padStart(9, "0")}`;
+  return tz ? `${text}+00:00` : text;
+}
+
+/** Strings pandas reads as NaT. */
+export const NAT_STRINGS = new Set(["", "NaT", "nat", "NAT", "nan", "NaN", "NAN"]);
+
+export type ParsedDate = { ns: bigint; offset: number | null };
+
+/**
+ * An ISO 8601 date or date-time as pandas' to_datetime reads it: YYYY-MM-DD or YYYYMMDD, then optionally
+ * T or a space and HH:MM[:SS[.fraction]], then optionally Z or an offset. Other forms (which pandas reads
+ * with dateutil) are not read: undefined.
+ */
+export function parseIsoDate(text: string): ParsedDate | undefined {
+  const m = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
+    text.trim(),
+  );
+  if (!m) return undefined;
+  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = m;
+  const month = Number(mo);
+  const day = Number(d);
+  if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s));
+  const check = new Date(ms);
+  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return undefined;
+  let offset: number | null = null;
+  if (zone) {
+    if (zone === "Z") offset = 0;
+    else {
+      const z = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+      offset = (z?.[1] === "-" ? -1 : 1) * (Number(z?.[2]) * 60 + Number(z?.[3] ?? 0));
+    }
+  }
+  const ns = BigInt(ms) * 1_000_000n + BigInt(frac.padEnd(9, "0") || "0") - BigInt(offset ?? 0) * 60n * BILLION;
+  return { ns, offset };
+}
