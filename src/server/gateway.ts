@@ -12,6 +12,7 @@ import type { Config } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createErrorMasker } from "../errors/to-graphql.ts";
 import { type ContextInput, createContext } from "./context.ts";
+import { GRAPHIQL_ASSETS, graphiqlAssetsDir, renderLocalGraphiQL } from "./graphiql.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createServices, WEB_ROOT } from "./services.ts";
 import { createMountedHandler, createStaticHandler } from "./static.ts";
@@ -40,6 +41,8 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     context: (initial) => createContext(services, initial),
     maskedErrors: { maskError: createErrorMasker(logger) },
     graphiql: { subscriptionsProtocol: "WS", title: "Graph visualization service" },
+    // Its scripts come from this server (/graphiql/), not from a CDN.
+    renderGraphiQL: renderLocalGraphiQL,
     landingPage: false,
     logging: false,
   });
@@ -85,6 +88,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     ));
   const serveStatic = createStaticHandler(WEB_ROOT);
   const servePage = createMountedHandler("/graph/", path.join(WEB_ROOT, "dist"));
+  const serveGraphiql = createMountedHandler(GRAPHIQL_ASSETS, graphiqlAssetsDir());
   const serveTableData = createTableRoutes(services);
   const web = createWebFacade({
     execute,
@@ -108,6 +112,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/")) return (await servePage(request)) ?? rest.fetch(request, { clientAddress });
+    if (pathname.startsWith(GRAPHIQL_ASSETS)) return (await serveGraphiql(request)) ?? rest.fetch(request, { clientAddress });
     return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, requestBody: env.requestBody });
   }
 

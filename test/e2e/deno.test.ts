@@ -7,9 +7,9 @@ import { ADMIN } from "../helpers/gateway.ts";
 import { bearer, firstEvent, getWithBody, postJson } from "../helpers/http.ts";
 import { findDeno, type ServerProcess, startServer } from "../helpers/server-process.ts";
 
-// CI installs Deno (.ci/run); elsewhere the suite says plainly that it was skipped.
+// npm ci installs Deno (the `deno` devDependency); without it the suite says plainly that it was skipped.
 const deno = findDeno();
-if (!deno && process.env.CI) throw new Error("CI must provide Deno (.tools/ or DENO_BIN)");
+if (!deno && process.env.CI) throw new Error("CI must provide Deno (node_modules/.bin/deno from npm ci, or DENO_BIN)");
 
 const post = async (base: string, path: string, body: unknown, token?: string) =>
   (await postJson(base, path, body, token ? bearer(token) : {})).body;

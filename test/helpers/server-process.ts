@@ -15,18 +15,21 @@ export type ServerProcess = {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 };
 
-/** The Deno binary: DENO_BIN, the one .ci/run installs under .tools/, or none. */
+/** The Deno binary: DENO_BIN, the `deno` devDependency's (npm ci installs it), or none. */
 export function findDeno(): string | undefined {
-  const candidates = [process.env.DENO_BIN, path.join(ROOT, ".tools/node_modules/.bin/deno")];
+  const candidates = [process.env.DENO_BIN, path.join(ROOT, "node_modules/.bin/deno")];
   return candidates.find((c): c is string => Boolean(c) && existsSync(c as string));
 }
 
 export async function startServer(env: Record<string, string>, runtime: "node" | "deno" = "node"): Promise<ServerProcess> {
   const command =
     runtime === "node" ? { bin: process.execPath, args: ["src/server/node.ts"] } : { bin: findDeno() ?? "deno", args: ["task", "start"] };
+  // deno.json's tasks call `env deno`: the same binary, found on PATH.
+  const PATH = runtime === "deno" ? `${path.dirname(command.bin)}${path.delimiter}${process.env.PATH ?? ""}` : process.env.PATH;
   const child = spawn(command.bin, command.args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
+    // ENV_FILE="": a developer's own .env in the project root stays out of the tests.
+    env: { ...process.env, PATH, ENV_FILE: "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const logs: string[] = [];
