@@ -118,7 +118,16 @@ function wrap(v: bigint, dtype: IntDtype): bigint {
   return dtype.startsWith("u") ? BigInt.asUintN(bits, v) : BigInt.asIntN(bits, v);
 }
 
-const all = <T>(values: (T | undefined)[]): T[] | undefined => (values.some((v) => v === undefined) ? undefined : (values as T[]));
+/** Maps every value, or stops at the first that does not convert. */
+export function mapAll<S, T>(values: readonly S[], f: (v: S) => T | undefined): T[] | undefined {
+  const out: T[] = new Array(values.length);
+  for (let i = 0; i < values.length; i += 1) {
+    const v = f(values[i] as S);
+    if (v === undefined) return undefined;
+    out[i] = v;
+  }
+  return out;
+}
 
 const ALIASES: Record<string, string> = {
   int: "int64",
@@ -162,14 +171,14 @@ export function astype(col: Col, name: string): Col | undefined {
     const dtype = target as IntDtype;
     let ints: bigint[] | undefined;
     if (col.kind === "int") ints = col.v;
-    else if (col.kind === "float") ints = all(col.v.map(floatToInt));
+    else if (col.kind === "float") ints = mapAll(col.v, floatToInt);
     else if (col.kind === "bool") ints = col.v.map((b) => (b ? 1n : 0n));
     else if (col.kind === "datetime") ints = col.v.map((ns) => ns ?? INT64_MIN);
-    else ints = all(objects.map(pyInt));
+    else ints = mapAll(objects, pyInt);
     return ints && { kind: "int", dtype, v: ints.map((v) => wrap(v, dtype)) };
   }
   if (target === "float64" || target === "float32") {
-    const floats = col.kind === "datetime" ? col.v.map((ns) => (ns === null ? Number.NaN : Number(ns))) : all(objects.map(pyFloat));
+    const floats = col.kind === "datetime" ? col.v.map((ns) => (ns === null ? Number.NaN : Number(ns))) : mapAll(objects, pyFloat);
     return floats && { kind: "float", dtype: target, v: target === "float32" ? floats.map(Math.fround) : floats };
   }
   if (target === "str")
@@ -190,14 +199,14 @@ export function astype(col: Col, name: string): Col | undefined {
     // Strings with an offset are read as the UTC instant, without a zone.
     return parseIsoDate(v)?.ns;
   });
-  const ns = all(parsed);
+  const ns = mapAll(parsed, (v) => v);
   return ns && { kind: "datetime", v: ns, tz: null };
 }
 
 /** The column as floats where every value converts (numpy's astype(float64) of objects). */
 export function floatsOf(col: Col): number[] | undefined {
   if (col.kind === "float") return col.v;
-  return all(objectsOf(col).map(pyFloat));
+  return mapAll(objectsOf(col), pyFloat);
 }
 
 export { INT64_MAX, INT64_MIN, UINT64_MAX };

@@ -1,6 +1,6 @@
 // read_json's conversions after the frame is built (pandas 1.5's Parser): column labels (convert_axes), the
 // date-like columns (convert_dates, keep_default_dates), and each column's type (dtype: True infers).
-import { astype, type Col, floatsOf, INT64_MIN, inferObjects, isMissing, objectsOf, pyInt } from "./json-columns.ts";
+import { astype, type Col, floatsOf, INT64_MIN, inferObjects, isMissing, mapAll, objectsOf, pyInt } from "./json-columns.ts";
 import { isDict, type PyValue } from "./json-decode.ts";
 import type { Frame, Label } from "./json-frame.ts";
 import { NAT_STRINGS, parseIsoDate, pyFloatOf, pyFloatRepr, timestampText } from "./json-python.ts";
@@ -95,8 +95,8 @@ export function tryConvertToDate(col: Col): Dates | undefined {
   if (col.v.length === 0) return undefined;
   let c = col;
   if (c.kind === "object") {
-    const ints = c.v.map(pyInt);
-    if (!ints.some((i) => i === undefined)) c = { kind: "int", dtype: "int64", v: ints as bigint[] };
+    const ints = mapAll(c.v, pyInt);
+    if (ints) c = { kind: "int", dtype: "int64", v: ints };
   }
   if (c.kind === "int" || c.kind === "float") {
     const inRange = (c.v as (bigint | number)[]).every((v) =>

@@ -60,12 +60,14 @@ export function decodeJson(text: string): PyValue {
       at += 8;
       return negative ? -Infinity : Infinity;
     }
-    let int = 0n;
-    while (isDigit(text.charCodeAt(at))) {
-      int = int * 10n + BigInt(text.charCodeAt(at) - 48);
+    const digitsFrom = at;
+    while (isDigit(text.charCodeAt(at))) at += 1;
+    // Short runs of digits are exact as doubles; longer ones are read as bigints and checked against uint64.
+    const digits = text.slice(digitsFrom, at);
+    const int = digits.length === 0 ? 0n : BigInt(digits);
+    if (digits.length > 18) {
       if (!negative && int >= TWO_64) fail("Value is too big!");
       if (negative && int > TWO_63) fail("Value is too small");
-      at += 1;
     }
     let fraction = 0;
     let decimals = 0;

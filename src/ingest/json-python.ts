@@ -1,15 +1,16 @@
 // Python's and pandas' scalar conversions that read_json relies on: float(str), int(str), repr(float),
 // str(Timestamp), and the date strings pandas' to_datetime reads (ISO 8601 forms).
 
+const DIGITS = "\\d(?:_?\\d)*";
+const PY_FLOAT = new RegExp(`^[+-]?(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?$`);
+
 /** Python's float(s) for text: surrounding whitespace, a sign, digits with single underscores, inf, nan. */
 export function pyFloatOf(text: string): number | undefined {
   const s = text.trim();
+  if (PY_FLOAT.test(s)) return Number(s.replaceAll("_", ""));
   if (/^[+-]?(inf|infinity)$/i.test(s)) return s.startsWith("-") ? -Infinity : Infinity;
   if (/^[+-]?nan$/i.test(s)) return Number.NaN;
-  const digits = "\\d(?:_?\\d)*";
-  const re = new RegExp(`^[+-]?(?:${digits}(?:\\.(?:${digits})?)?|\\.${digits})(?:[eE][+-]?${digits})?$`);
-  if (!re.test(s)) return undefined;
-  return Number(s.replaceAll("_", ""));
+  return undefined;
 }
 
 /** Python's int(s) for text: surrounding whitespace, a sign, digits with single underscores. */
