@@ -5,8 +5,10 @@ import { isDict, type PyValue } from "./json-decode.ts";
 import type { Frame, Label } from "./json-frame.ts";
 import { NAT_STRINGS, parseIsoDate, pyFloatOf, pyFloatRepr, timestampText } from "./json-python.ts";
 
-/** Numbers at or below a year of seconds are never taken for instants (pandas' _MIN_STAMPS["s"]). */
-const MIN_STAMP = 31_536_000;
+/** Numbers at or below a year (in the date unit, seconds by default) are never taken for instants (pandas' _MIN_STAMPS). */
+const MIN_STAMPS = { s: 31_536_000, ms: 31_536_000_000, us: 31_536_000_000_000, ns: 31_536_000_000_000_000 } as const;
+export type DateUnit = keyof typeof MIN_STAMPS;
+export const DATE_UNITS = Object.keys(MIN_STAMPS) as DateUnit[];
 const UNITS = [
   ["s", 1_000_000_000n, 9],
   ["ms", 1_000_000n, 6],
@@ -91,7 +93,8 @@ const offsetName = (minutes: number) =>
   `${minutes < 0 ? "-" : "+"}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, "0")}:${String(Math.abs(minutes) % 60).padStart(2, "0")}`;
 
 /** Parser._try_convert_to_date: numbers (past a year of seconds) or date strings become instants, else undefined. */
-export function tryConvertToDate(col: Col): Dates | undefined {
+export function tryConvertToDate(col: Col, dateUnit?: DateUnit): Dates | undefined {
+  const minStamp = MIN_STAMPS[dateUnit ?? "s"];
   if (col.v.length === 0) return undefined;
   let c = col;
   if (c.kind === "object") {
@@ -100,11 +103,11 @@ export function tryConvertToDate(col: Col): Dates | undefined {
   }
   if (c.kind === "int" || c.kind === "float") {
     const inRange = (c.v as (bigint | number)[]).every((v) =>
-      typeof v === "bigint" ? v > BigInt(MIN_STAMP) || v === INT64_MIN : Number.isNaN(v) || v > MIN_STAMP,
+      typeof v === "bigint" ? v > BigInt(minStamp) || v === INT64_MIN : Number.isNaN(v) || v > minStamp,
     );
     if (!inRange) return undefined;
   }
-  for (const unit of UNITS) {
+  for (const unit of UNITS.filter(([name]) => dateUnit === undefined || name === dateUnit)) {
     const dates = toDatetime(c, unit);
     if (dates) return dates;
   }
@@ -146,12 +149,12 @@ export function tryConvertData(label: Label, col: Col, dtype: DtypeOption): Col 
 }
 
 /** Parser._convert_axes for the column labels: all of them become instants, or numbers, or stay. */
-export function convertLabels(labels: Label[]): Label[] {
+export function convertLabels(labels: Label[], dateUnit?: DateUnit): Label[] {
   const values = labels as PyValue[];
   const col: Col = values.every((v) => typeof v === "bigint")
     ? { kind: "int", dtype: "int64", v: values as bigint[] }
     : { kind: "object", v: values };
-  const dates = tryConvertToDate(col);
+  const dates = tryConvertToDate(col, dateUnit);
   if (dates) return dates.v.map((ns) => ({ ns, tz: dates.tz }));
   const typedLabels = inferTypes(col);
   return objectsOf(typedLabels) as Label[];
@@ -165,11 +168,17 @@ export function labelName(label: Label): string {
   return label.ns === null ? "NaT" : timestampText(label.ns, label.tz);
 }
 
-export type ReadOptions = { dtype: DtypeOption; convertDates: boolean | string[]; keepDefaultDates: boolean; convertAxes: boolean };
+export type ReadOptions = {
+  dtype: DtypeOption;
+  convertDates: boolean | string[];
+  keepDefaultDates: boolean;
+  convertAxes: boolean;
+  dateUnit: DateUnit | undefined;
+};
 
 /** The conversions read_json runs on the built frame, in its order: labels, dates, types. */
 export function convertFrame(frame: Frame, options: ReadOptions): Frame {
-  const labels = options.convertAxes ? convertLabels(frame.labels) : frame.labels;
+  const labels = options.convertAxes ? convertLabels(frame.labels, options.dateUnit) : frame.labels;
   const named = Array.isArray(options.convertDates) ? new Set(options.convertDates) : new Set<string>();
   // convert_dates=False, or an empty list, turns every date conversion off (pandas tests its truth).
   const enabled = options.convertDates === true || named.size > 0;
@@ -177,7 +186,7 @@ export function convertFrame(frame: Frame, options: ReadOptions): Frame {
     const label = labels[i] as Label;
     let c = col;
     if (enabled && ((options.keepDefaultDates && isDateName(label)) || (typeof label === "string" && named.has(label)))) {
-      c = tryConvertToDate(c) ?? c;
+      c = tryConvertToDate(c, options.dateUnit) ?? c;
     }
     return tryConvertData(label, c, options.dtype);
   });

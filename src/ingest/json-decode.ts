@@ -27,7 +27,11 @@ const MAX_DECIMALS = 15;
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
 
-export function decodeJson(text: string): PyValue {
+/**
+ * Decodes text as pandas' ujson does. With preciseFloat, floats are read exactly (strtod), and one that
+ * overflows or falls below the normal range is refused as strtod's ERANGE makes ujson refuse it.
+ */
+export function decodeJson(text: string, preciseFloat = false): PyValue {
   let at = 0;
   let depth = 0;
   const fail = (message: string): never => {
@@ -101,6 +105,13 @@ export function decodeJson(text: string): PyValue {
     }
     if (at === start) fail("Expected object or value");
     if (!isFloat) return negative ? -int : int;
+    if (preciseFloat) {
+      const exact = Number(text.slice(start, at));
+      const tiny = exact !== 0 && Math.abs(exact) < 2.2250738585072014e-308;
+      const underflow = exact === 0 && /[1-9]/.test(text.slice(start, at).split(/[eE]/)[0] ?? "");
+      if (!Number.isFinite(exact) || tiny || underflow) fail("Range error when decoding numeric as double");
+      return exact;
+    }
     const value = (Number(int) + fraction * (POW10[decimals] as number)) * (negative ? -1 : 1);
     // ujson multiplies by C's pow(10, e); V8's Math.pow gives the same doubles for whole powers of ten (1e23 included,
     // where the decimal literal would round the other way).

@@ -4,12 +4,23 @@ import { readFile } from "node:fs/promises";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { type Col, isMissing, pyStr, UNSUPPORTED_DTYPE } from "./json-columns.ts";
-import { convertFrame, type DtypeOption, isNested, labelName } from "./json-convert.ts";
+import { convertFrame, DATE_UNITS, type DateUnit, type DtypeOption, isNested, labelName } from "./json-convert.ts";
 import { decodeJson, JsonDecodeError, type PyValue } from "./json-decode.ts";
 import { constructFrame, failed, ORIENTS } from "./json-frame.ts";
-import { bool, type Options, oneOf, refuseUnknown } from "./option-readers.ts";
+import { bool, int, type Options, oneOf, refuseUnknown } from "./option-readers.ts";
 
-export const JSON_OPTIONS = ["orient", "lines", "dtype", "compression", "convert_dates", "keep_default_dates"] as const;
+export const JSON_OPTIONS = [
+  "orient",
+  "lines",
+  "dtype",
+  "compression",
+  "convert_dates",
+  "keep_default_dates",
+  "convert_axes",
+  "date_unit",
+  "precise_float",
+  "nrows",
+] as const;
 
 const invalid = (key: string, message: string) =>
   new AppError("INVALID_INPUT", `parser_options.${key}: ${message}`, { details: { field: `parser_options.${key}` } });
@@ -29,29 +40,42 @@ export function checkJsonOptions(options: Options) {
   const unsupported = names.find((n) => typeof n === "string" && UNSUPPORTED_DTYPE.test(n));
   if (unsupported) throw invalid("dtype", `"${unsupported}" (a pandas extension type) is not supported for json uploads`);
   const truthy = Boolean(dtype) && !(typeof dtype === "object" && Object.keys(dtype as object).length === 0);
-  // pandas.read_json's own refusal.
+  const convertAxes = bool(options, "convert_axes");
+  const dateUnit = options.date_unit ?? undefined;
+  const nrows = int(options, "nrows");
+  // pandas.read_json's own refusals, in its words.
   if (orient === "table" && truthy) throw invalid("dtype", "cannot pass both dtype and orient='table'");
+  if (orient === "table" && convertAxes) throw invalid("convert_axes", "cannot pass both convert_axes and orient='table'");
+  if (dateUnit !== undefined && !DATE_UNITS.includes(String(dateUnit).toLowerCase() as DateUnit)) {
+    throw invalid("date_unit", "date_unit must be one of ('s', 'ms', 'us', 'ns')");
+  }
+  if (nrows !== undefined && !lines) throw invalid("nrows", "nrows can only be passed if lines=True");
   return {
     orient,
     lines,
+    // nrows=0 reads every line, as pandas does (it tests the number's truth).
+    nrows: nrows || undefined,
+    preciseFloat: bool(options, "precise_float") ?? false,
     dtype: dtype === undefined || dtype === null ? (orient === "table" ? undefined : true) : dtype,
     convertDates: dates as boolean | string[],
     keepDefaultDates,
-    convertAxes: orient !== "table",
+    convertAxes: convertAxes ?? orient !== "table",
+    dateUnit: dateUnit === undefined ? undefined : (String(dateUnit).toLowerCase() as DateUnit),
   };
 }
 
-function decode(text: string, lines: boolean): PyValue {
-  // pandas: with lines=True, the non-blank lines are joined into one JSON array.
+function decode(text: string, lines: boolean, nrows: number | undefined, preciseFloat: boolean): PyValue {
+  // pandas: with lines=True, the non-blank lines (of the first nrows) are joined into one JSON array.
   const source = lines
     ? `[${text
         .split("\n")
+        .slice(0, nrows)
         .map((l) => l.trim())
         .filter(Boolean)
         .join(",")}]`
     : text;
   try {
-    return decodeJson(source);
+    return decodeJson(source, preciseFloat);
   } catch (error) {
     if (!(error instanceof JsonDecodeError)) throw error;
     const hint = !lines && error.message === "Trailing data" ? " (one JSON value per line? set lines to true)" : "";
@@ -129,7 +153,7 @@ export async function readJson(file: string, options: Options): Promise<pl.DataF
   const read = checkJsonOptions(options);
   const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
   if (text.trim() === "") throw failed("the JSON file is empty (pandas: Expected object or value)");
-  const frame = convertFrame(constructFrame(decode(text, read.lines), read.orient), read);
+  const frame = convertFrame(constructFrame(decode(text, read.lines, read.nrows, read.preciseFloat), read.orient), read);
   const names = frame.labels.map(labelName);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw failed(`two columns are named "${repeated}" once pandas has read their labels`, { column: repeated });

@@ -9,6 +9,7 @@ import {
   type Reading,
   type ReadRequest,
   readAllWays,
+  serviceReadDirect,
 } from "../helpers/pandas-reference.ts";
 import { generatedJsonCases, type JsonCase } from "./pandas-json-cases.ts";
 
@@ -101,6 +102,29 @@ const DATES: JsonCase[] = [
   ["an empty convert_dates list turns dates off", '[{"date":1600000000}]', { convert_dates: [] }],
 ];
 
+const MORE_OPTIONS: JsonCase[] = [
+  ["convert_axes=False keeps the labels as text", '[{"01":1,"1.5":2}]', { convert_axes: false }],
+  [
+    "convert_axes with orient=table is refused",
+    '{"schema":{"fields":[{"name":"a","type":"integer"}]},"data":[{"a":1}]}',
+    { orient: "table", convert_axes: true },
+  ],
+  ["date_unit=ms", '[{"date":1600000000000},{"date":1600000000001}]', { date_unit: "ms" }],
+  ["date_unit=s: milliseconds overflow, the column stays", '[{"date":1600000000000}]', { date_unit: "s" }],
+  ["date_unit=ns: the year threshold is in nanoseconds", '[{"date":1600000000}]', { date_unit: "ns" }],
+  ["an unknown date_unit is refused", '[{"date":1}]', { date_unit: "h" }],
+  ["nrows with lines", '{"a":1}\n\n{"a":2}\n{"a":3}\n', { lines: true, nrows: 3 }],
+  ["nrows=0 reads every line", '{"a":1}\n{"a":2}\n', { lines: true, nrows: 0 }],
+  ["nrows without lines is refused", '[{"a":1}]', { nrows: 1 }],
+  [
+    "precise_float reads floats exactly",
+    '[{"a":0.1,"b":1.7976931348623157e308,"c":6.02214076e23,"d":3.14159265358979323846,"e":2.2250738585072014e-308}]',
+    { precise_float: true },
+  ],
+  ["precise_float refuses a float below the normal range", '[{"a":5e-324}]', { precise_float: true }],
+  ["precise_float refuses a float that overflows", '[{"a":1e400}]', { precise_float: true }],
+];
+
 const AWKWARD: JsonCase[] = [
   ["unicode text and escapes", '[{"a":"é😀","b":"\\u00e9\\ud83d\\ude00","名前":"値"}]', {}],
   ["nulls: an int column with a null is float64", '[{"a":1,"b":null},{"a":2,"b":3}]', {}],
@@ -143,7 +167,7 @@ const AWKWARD: JsonCase[] = [
   ["duplicate keys: the last wins", '[{"a":1,"a":2}]', {}],
 ];
 
-const ALL: JsonCase[] = [...ORIENTS, ...LINES, ...DTYPES, ...DATES, ...AWKWARD, ...generatedJsonCases()];
+const ALL: JsonCase[] = [...ORIENTS, ...LINES, ...DTYPES, ...DATES, ...MORE_OPTIONS, ...AWKWARD, ...generatedJsonCases()];
 
 /** Refusals agree when both refuse; the service's must name a code. */
 function agree(service: Reading, pandas: Reading): void {
@@ -173,6 +197,30 @@ describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`,
     agree(file, pandas);
     // A table of no columns cannot be a dataset's nodes (the node binding needs a column): the files route shows it.
     if (!pandas.ok || pandas.columns.length > 0) agree(direct, pandas);
+  });
+
+  it("answers pandas' own refusals with its reason: 400 INVALID_INPUT naming the option, at file creation and on the direct route", async () => {
+    const refusals: [Record<string, unknown>, string, string][] = [
+      [{ orient: "table", dtype: true }, "dtype", "cannot pass both dtype and orient='table'"],
+      [{ orient: "table", dtype: { a: "int64" } }, "dtype", "cannot pass both dtype and orient='table'"],
+      [{ orient: "table", convert_axes: true }, "convert_axes", "cannot pass both convert_axes and orient='table'"],
+      [{ nrows: 1 }, "nrows", "nrows can only be passed if lines=True"],
+      [{ date_unit: "h" }, "date_unit", "date_unit must be one of ('s', 'ms', 'us', 'ns')"],
+    ];
+    const pandas = await pandasReadMany(refusals.map(([options]) => ({ format: "json", bytes: '[{"a":1}]', options })));
+    for (const [i, [options, field, reason]] of refusals.entries()) {
+      const p = pandas[i] as Reading;
+      expect(p.ok ? "" : p.message).toBe(reason);
+      const { status, body } = await gw.json<{ error: { code: string; message: string; details: { field: string } } }>("/api/v2/files/", {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+        json: { file_type: "json", parser_options: options },
+      });
+      expect([status, body.error.code, body.error.details.field]).toEqual([400, "INVALID_INPUT", `parser_options.${field}`]);
+      expect(body.error.message).toContain(reason);
+      const direct = await serviceReadDirect(gw, token, { format: "json", bytes: '[{"a":1}]', options }, "a");
+      expect(direct).toMatchObject({ ok: false, error: "INVALID_INPUT", status: 400, message: expect.stringContaining(reason) });
+    }
   });
 
   it.each(DEVIATIONS.map((d, i) => [d.title, i] as const))("documented difference: %s", async (_title, i) => {
