@@ -1,6 +1,7 @@
 // Validated GFQL query AST: the shapes parseGfql returns and executeGfql consumes.
 
 import type { CypherRowPlan } from "./cypher/rows.ts";
+import type { QueryExpr } from "./query-string/parse.ts";
 
 /** A time-of-day operand ({"type":"time"}), as nanoseconds since midnight like polars' Time. */
 export type TimeOfDay = { timeNanos: number };
@@ -52,7 +53,8 @@ export type FilterValue =
 
 export type FilterDict = Record<string, FilterValue>;
 
-export type NodeOp = { type: "Node"; filter: FilterDict; name?: string };
+/** A Node step; `query` is a pandas DataFrame.query string, parsed (query-string/). */
+export type NodeOp = { type: "Node"; filter: FilterDict; name?: string; query?: QueryExpr };
 
 export type Direction = "forward" | "reverse" | "undirected";
 
@@ -62,6 +64,10 @@ export type EdgeOp = {
   edgeMatch: FilterDict;
   sourceNodeMatch: FilterDict;
   destinationNodeMatch: FilterDict;
+  /** pandas DataFrame.query strings over the edges and the source / destination nodes, parsed. */
+  edgeQuery?: QueryExpr;
+  sourceNodeQuery?: QueryExpr;
+  destinationNodeQuery?: QueryExpr;
   /** Resolved hop bounds; maxHops is null only with toFixedPoint. */
   minHops: number;
   maxHops: number | null;

@@ -21,6 +21,7 @@ import {
   union,
 } from "./graph-frames.ts";
 import { type BackwardResult, type HopForward, type HopGraph, hopBackward, hopForward } from "./hop.ts";
+import { withQuery } from "./query-string/index.ts";
 import { samePathRestrict, type WhereSpec } from "./same-path.ts";
 
 export type Step = { op: TraversalOp; path: string };
@@ -108,9 +109,14 @@ export type Passes = {
   touched: pl.DataFrame[];
 };
 
-/** The distinct non-null ids of the nodes that pass `filter`. */
-function matchedIds(g: HopGraph, filter: NodeOp["filter"], path: string): pl.DataFrame {
-  const expr = filterExpr(g.nodes, filter, path);
+/** A Node step's filter over `df`: its filter dict ANDed with its query string; null when it has neither. */
+function nodeStepExpr(df: pl.DataFrame, op: NodeOp, path: string): pl.Expr | null {
+  return withQuery(filterExpr(df, op.filter, `${path}.filter_dict`), df, op.query, `${path}.query`);
+}
+
+/** The distinct non-null ids of the nodes that pass the Node step at `path`. */
+function matchedIds(g: HopGraph, op: NodeOp, path: string): pl.DataFrame {
+  const expr = nodeStepExpr(g.nodes, op, path);
   const lazy = g.nodes.lazy();
   const ids = memoExpr(`matched\u0000${g.nodeId}`, () => pl.col(g.nodeId).dropNulls().unique().alias(ID));
   return (expr === null ? lazy : lazy.filter(expr)).select(ids).collectSync();
@@ -125,12 +131,12 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
   let wave: pl.DataFrame | null = null; // null: every node (before the first step)
   steps.forEach(({ op, path }, i) => {
     if (op.type === "Node") {
-      if (wave !== null && Object.keys(op.filter).length === 0) {
+      if (wave !== null && Object.keys(op.filter).length === 0 && op.query === undefined) {
         // every wave id is a node (prepare leaves every endpoint in the node table): only null ids go, as a semi
         // join on all node ids would drop them
         wave = wave.filter(memoExpr("id-not-null", () => pl.col(ID).isNotNull()));
       } else {
-        const matched = matchedIds(g, op.filter, `${path}.filter_dict`);
+        const matched = matchedIds(g, op, path);
         // a semi join never matches null ids, so the wave holds none
         wave = wave === null ? matched : wave.join(matched, { on: ID, how: "semi" });
       }
@@ -251,13 +257,14 @@ function idsUnique(nodes: pl.DataFrame, nodeId: string): boolean {
 function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } | { nodes: pl.DataFrame } {
   const named = steps.some(({ op }) => op.name !== undefined);
   // a table may be built later only when its filters cannot fail then (their errors must come with this step)
-  const defer = (df: pl.DataFrame) => !named && steps.every(({ op }) => cannotFailAtRun(df, (op as NodeOp).filter));
+  const defer = (df: pl.DataFrame) =>
+    !named && steps.every(({ op }) => (op as NodeOp).query === undefined && cannotFailAtRun(df, (op as NodeOp).filter));
   const pending = deferred.get(graph);
   if (pending !== undefined && defer(pending.base)) {
     // a filter of a table not built yet: one filter of the table it comes from (same columns, so same checks)
     let expr = pending.expr;
     for (const { op, path } of steps) {
-      const e = filterExpr(pending.base, (op as NodeOp).filter, `${path}.filter_dict`);
+      const e = nodeStepExpr(pending.base, op as NodeOp, path);
       if (e !== null) expr = expr.and(e);
     }
     return { result: deferredGraph(graph, pending.base, expr, graph.edges) };
@@ -267,7 +274,7 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } |
   if (!idsUnique(nodes, graph.nodeId)) return { nodes };
   let expr: pl.Expr | null = null;
   for (const { op, path } of steps) {
-    const e = filterExpr(nodes, (op as NodeOp).filter, `${path}.filter_dict`);
+    const e = nodeStepExpr(nodes, op as NodeOp, path);
     if (e !== null) expr = expr === null ? e : expr.and(e);
   }
   if (expr !== null && defer(nodes)) return { result: deferredGraph(graph, nodes, expr, emptyEdges) };

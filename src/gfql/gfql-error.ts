@@ -2,9 +2,10 @@
 
 import { AppError } from "../errors/app-error.ts";
 
-export function gfqlError(code: string, message: string, path: string): AppError {
+/** `extra` adds details (a query string's error gives its `position`, the 1-based column in the string). */
+export function gfqlError(code: string, message: string, path: string, extra: Record<string, unknown> = {}): AppError {
   const where = path === "" ? "" : ` (at ${path})`;
-  return new AppError("INVALID_INPUT", `[${code}] ${message}${where}`, { details: { path, gfqlCode: code } });
+  return new AppError("INVALID_INPUT", `[${code}] ${message}${where}`, { details: { ...extra, path, gfqlCode: code } });
 }
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -2,9 +2,10 @@
 
 import pl from "nodejs-polars";
 import type { EdgeOp } from "./ast.ts";
-import { applyFilter, filterExpr } from "./filter-expr.ts";
+import { filterExpr } from "./filter-expr.ts";
 import { A, B, col, colAs, EID, HOP, ID, idsOf, keepIn, memoExpr, union } from "./graph-frames.ts";
 import { checkRows } from "./limits.ts";
+import { type QueryExpr, withQuery } from "./query-string/index.ts";
 
 /** The HOP column holding `k` (int64). */
 const hopAt = (k: number): pl.Expr => memoExpr(`hop\u0000${k}`, () => pl.lit(k).cast(pl.Int64).alias(HOP));
@@ -34,7 +35,7 @@ type Oriented = {
 };
 
 function orientedEdges(g: HopGraph, op: EdgeOp, path: string, allowedEdges?: pl.DataFrame): Oriented {
-  const expr = filterExpr(g.edges, op.edgeMatch, `${path}.edge_match`);
+  const expr = withQuery(filterExpr(g.edges, op.edgeMatch, `${path}.edge_match`), g.edges, op.edgeQuery, `${path}.edge_query`);
   const ends =
     op.direction === "reverse"
       ? [col(EID), colAs(g.destination, A), colAs(g.source, B)]
@@ -42,10 +43,14 @@ function orientedEdges(g: HopGraph, op: EdgeOp, path: string, allowedEdges?: pl.
   // lazily, so only the three columns are gathered
   let lazy = (expr === null ? g.edges.lazy() : g.edges.lazy().filter(expr)).select(...ends);
   if (allowedEdges !== undefined) lazy = lazy.join(allowedEdges.lazy(), { on: EID, how: "semi" });
-  const okOf = (match: EdgeOp["sourceNodeMatch"], what: string) =>
-    Object.keys(match).length === 0 ? undefined : idsOf(applyFilter(g.nodes, match, `${path}.${what}`), g.nodeId);
-  const okA = okOf(op.sourceNodeMatch, "source_node_match");
-  const okB = okOf(op.destinationNodeMatch, "destination_node_match");
+  // hop.py _build_allowed_ids: the node query filters the nodes the match dict keeps
+  const okOf = (match: EdgeOp["sourceNodeMatch"], query: QueryExpr | undefined, what: string) => {
+    if (Object.keys(match).length === 0 && query === undefined) return undefined;
+    const keep = withQuery(filterExpr(g.nodes, match, `${path}.${what}_match`), g.nodes, query, `${path}.${what}_query`);
+    return idsOf(keep === null ? g.nodes : g.nodes.filter(keep), g.nodeId);
+  };
+  const okA = okOf(op.sourceNodeMatch, op.sourceNodeQuery, "source_node");
+  const okB = okOf(op.destinationNodeMatch, op.destinationNodeQuery, "destination_node");
   const none = g.edges.head(0).select(...ends);
   return { lazy, none, undirected: op.direction === "undirected", okA, okB };
 }

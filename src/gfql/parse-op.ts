@@ -4,6 +4,7 @@ import type { ChainOp, Direction, EdgeOp, NodeOp } from "./ast.ts";
 import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
 import { parseCall } from "./parse-call.ts";
 import { parseFilterDict } from "./parse-predicate.ts";
+import { parseQueryString, type QueryExpr } from "./query-string/index.ts";
 
 const NODE_KEYS = ["type", "filter_dict", "name", "query"] as const;
 const EDGE_KEYS = [
@@ -37,13 +38,11 @@ function parseName(value: unknown, path: string): string | undefined {
   return value;
 }
 
-/** `*_query` strings are pandas DataFrame.query expressions: refused until an expression engine exists. */
-function refuseQuery(value: unknown, key: string, path: string): void {
-  if (value === undefined || value === null) return;
+/** A `query` / `*_query` string: a pandas DataFrame.query expression, parsed now (E205 with its column if bad). */
+function parseQuery(value: unknown, key: string, path: string): QueryExpr | undefined {
+  if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw gfqlError("E205", `'${key}' must be a string`, `${path}.${key}`);
-  if (value.trim() !== "") {
-    throw gfqlError("E205", `'${key}' (pandas query expressions) is not supported yet; use filter dicts and predicates`, `${path}.${key}`);
-  }
+  return parseQueryString(value, `${path}.${key}`);
 }
 
 function optHopCount(obj: Record<string, unknown>, key: string, path: string): number | undefined {
@@ -57,9 +56,10 @@ function optHopCount(obj: Record<string, unknown>, key: string, path: string): n
 
 function parseNode(obj: Record<string, unknown>, path: string): NodeOp {
   checkKeys(obj, NODE_KEYS, path);
-  refuseQuery(obj.query, "query", path);
   const name = parseName(obj.name, `${path}.name`);
   const op: NodeOp = { type: "Node", filter: parseFilterDict(obj.filter_dict, `${path}.filter_dict`) };
+  const query = parseQuery(obj.query, "query", path);
+  if (query !== undefined) op.query = query;
   if (name !== undefined) op.name = name;
   return op;
 }
@@ -71,7 +71,6 @@ export function parseEdgeObject(obj: Record<string, unknown>, path: string): Edg
   if (typeof obj.direction !== "string" || !(DIRECTIONS as readonly string[]).includes(obj.direction)) {
     throw gfqlError("E104", `direction must be forward, reverse or undirected, not ${JSON.stringify(obj.direction)}`, `${path}.direction`);
   }
-  for (const key of ["source_node_query", "destination_node_query", "edge_query"]) refuseQuery(obj[key], key, path);
   for (const key of EDGE_DEFAULT_ONLY) {
     const v = obj[key];
     if (v !== undefined && v !== null && v !== false) throw gfqlError("E103", `'${key}' is not supported yet`, `${path}.${key}`);
@@ -102,6 +101,14 @@ export function parseEdgeObject(obj: Record<string, unknown>, path: string): Edg
     maxHops,
     toFixedPoint,
   };
+  for (const [key, field] of [
+    ["edge_query", "edgeQuery"],
+    ["source_node_query", "sourceNodeQuery"],
+    ["destination_node_query", "destinationNodeQuery"],
+  ] as const) {
+    const query = parseQuery(obj[key], key, path);
+    if (query !== undefined) op[field] = query;
+  }
   parseOutputOptions(obj, op, path);
   const name = parseName(obj.name, `${path}.name`);
   if (name !== undefined) op.name = name;

@@ -83,9 +83,11 @@ describe("parseGfql refuses", () => {
     expect(fail([{ type: "Edge", direction: "forward", include_zero_hop_seed: true }]).message).toMatch(/not supported yet/);
   });
 
-  it("query strings, unimplemented Calls, RemoteGraph and unknown where aliases", () => {
-    expect(fail([{ type: "Node", query: "age > 3" }])).toMatchObject({ path: "chain[0].query" });
-    expect(fail([{ type: "Edge", direction: "forward", edge_query: "w > 1" }]).message).toMatch(/edge_query.*not supported yet/);
+  it("bad query strings, unimplemented Calls, RemoteGraph and unknown where aliases", () => {
+    expect(fail([{ type: "Node", query: "age >" }])).toMatchObject({ path: "chain[0].query" });
+    expect(fail([{ type: "Edge", direction: "forward", edge_query: "w.str.len() > 1" }]).message).toMatch(
+      /^\[E205\] attribute and method access \('\.str'\) is not supported/,
+    );
     expect(fail([{ type: "Call", function: "umap", params: {} }]).message).toMatch(/^\[unsupported-call\] 'umap' is not supported yet/);
     expect(fail({ type: "Let", bindings: { r: { type: "RemoteGraph", dataset_id: "x" } } })).toMatchObject({
       path: "bindings.r.type",

@@ -18,12 +18,16 @@ const rowWise = (p: Predicate): boolean => p.type !== "Duplicated" && (p.type !=
 /** Duplicated depends on the whole table filtered, which on a Ref's subgraph is not the stored table. */
 const plainFilter = (f: FilterDict) => Object.values(f).every((v) => v.kind !== "predicate" || rowWise(v.predicate));
 
+/** Query strings (pandas DataFrame.query) run on the polars path only. */
 function plainStep(op: ChainOp): boolean {
   if (op.type === "Call" || op.name !== undefined) return false;
-  if (op.type === "Node") return plainFilter(op.filter);
+  if (op.type === "Node") return op.query === undefined && plainFilter(op.filter);
   const e = op as EdgeOp;
   return (
     e.maxHops !== null &&
+    e.edgeQuery === undefined &&
+    e.sourceNodeQuery === undefined &&
+    e.destinationNodeQuery === undefined &&
     e.outputMinHops === undefined &&
     e.outputMaxHops === undefined &&
     e.labelNodeHops === undefined &&
