@@ -1,6 +1,6 @@
 // Reads JSON tables as pandas.read_json (pandas 1.5) reads them: every orient, lines, dtype (True infers),
 // convert_dates and keep_default_dates; integers exact to uint64, floats as pandas' decoder computes them.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { type Col, isMissing, pyStr, UNSUPPORTED_DTYPE } from "./json-columns.ts";
@@ -149,9 +149,45 @@ function jsonText(v: PyValue): string {
   return `{${[...v].map(([k, x]) => `${JSON.stringify(k)}:${jsonText(x)}`).join(",")}}`;
 }
 
+/** JavaScript strings hold at most about 2^29 characters: larger JSON cannot be decoded whole. */
+const MAX_JSON_BYTES = 512 * 1024 * 1024;
+
+/** The file as UTF-8 text (pandas' default encoding): bytes that are not UTF-8 are refused, a leading BOM is dropped. */
+async function readText(file: string): Promise<string> {
+  if ((await stat(file)).size > MAX_JSON_BYTES) {
+    throw failed("JSON larger than 512 MiB cannot be read whole; upload it as CSV, Parquet or Arrow, or split it");
+  }
+  const bytes = await readFile(file);
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    throw failed(`the JSON is not UTF-8 (byte ${at} is not part of a UTF-8 character)`, { byteOffset: at });
+  }
+}
+
+/** Where UTF-8 decoding fails: the first byte that does not start a well-formed character. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const c = bytes[i] as number;
+    const more = c < 0x80 ? 0 : c >= 0xc2 && c <= 0xdf ? 1 : c >= 0xe0 && c <= 0xef ? 2 : c >= 0xf0 && c <= 0xf4 ? 3 : -1;
+    if (more < 0) return i;
+    // The second byte's range excludes overlong forms, surrogates and code points past U+10FFFF.
+    const [lo, hi] =
+      c === 0xe0 ? [0xa0, 0xbf] : c === 0xed ? [0x80, 0x9f] : c === 0xf0 ? [0x90, 0xbf] : c === 0xf4 ? [0x80, 0x8f] : [0x80, 0xbf];
+    for (let k = 1; k <= more; k += 1) {
+      const b = bytes[i + k];
+      if (b === undefined || b < (k === 1 ? lo : 0x80) || b > (k === 1 ? hi : 0xbf)) return i;
+    }
+    i += more + 1;
+  }
+  return bytes.length;
+}
+
 export async function readJson(file: string, options: Options): Promise<pl.DataFrame> {
   const read = checkJsonOptions(options);
-  const text = (await readFile(file, "utf8")).replace(/^\uFEFF/, "");
+  const text = await readText(file);
   if (text.trim() === "") throw failed("the JSON file is empty (pandas: Expected object or value)");
   const frame = convertFrame(constructFrame(decode(text, read.lines, read.nrows, read.preciseFloat), read.orient), read);
   const names = frame.labels.map(labelName);

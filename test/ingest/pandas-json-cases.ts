@@ -1,6 +1,6 @@
 // Generated read_json inputs: random tables (a fixed seed) of every value kind, written in every orient.
 
-export type JsonCase = [title: string, bytes: string, options?: Record<string, unknown>];
+export type JsonCase = [title: string, bytes: string | Uint8Array, options?: Record<string, unknown>];
 
 /** mulberry32: a small seeded generator, so every run reads the same inputs. */
 function random(seed: number): () => number {

@@ -5,6 +5,7 @@ import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import {
   PANDAS_PYTHON,
   PANDAS_SKIP_REASON,
+  pandasRead,
   pandasReadMany,
   type Reading,
   type ReadRequest,
@@ -165,6 +166,7 @@ const AWKWARD: JsonCase[] = [
   ["a list of scalars", "[1,2,3]", {}],
   ["whitespace around everything", ' \n [ {"a" : 1 } , {"a":2} ] \n', {}],
   ["duplicate keys: the last wins", '[{"a":1,"a":2}]', {}],
+  ["bytes that are not UTF-8 are refused", Buffer.from('[{"a":"café"}]', "latin1"), {}],
 ];
 
 const ALL: JsonCase[] = [...ORIENTS, ...LINES, ...DTYPES, ...DATES, ...MORE_OPTIONS, ...AWKWARD, ...generatedJsonCases()];
@@ -221,6 +223,15 @@ describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`,
       const direct = await serviceReadDirect(gw, token, { format: "json", bytes: '[{"a":1}]', options }, "a");
       expect(direct).toMatchObject({ ok: false, error: "INVALID_INPUT", status: 400, message: expect.stringContaining(reason) });
     }
+  });
+
+  it("documented difference: a leading UTF-8 byte-order mark is skipped (pandas refuses the file)", async () => {
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"a":1,"b":"x"}]')]);
+    const { pandas, file, direct } = await readAllWays(gw, token, { format: "json", bytes });
+    expect(pandas).toMatchObject({ ok: false, message: "Expected object or value" });
+    const plain = await pandasRead({ format: "json", bytes: '[{"a":1,"b":"x"}]' });
+    expect(file).toEqual(plain);
+    expect(direct).toEqual(plain);
   });
 
   it.each(DEVIATIONS.map((d, i) => [d.title, i] as const))("documented difference: %s", async (_title, i) => {
