@@ -1,33 +1,15 @@
 // pandas' read_csv typing of text fields: its default inference, and its `dtype` hints applied to the raw text.
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
+import { pastInt64 as pastInt64Text, readFloat, readInt64, readUint64 } from "./csv-numbers.ts";
 
 export type NumberFormat = { thousands: string | undefined; decimalComma: boolean; trueValues: string[]; falseValues: string[] };
 
-const INT = /^[+-]?\d+$/;
-const FLOAT = /^[+-]?(?:\d+\.?\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)$/;
-const INFINITY = /^([+-]?)inf(?:inity)?$/i;
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
 const UINT64_MAX = 2n ** 64n - 1n;
 
-/** The number text pandas' parser sees: spaces around it dropped, thousands separators out, "," as ".". */
-function numberText(value: string, f: NumberFormat): string {
-  let t = value.trim();
-  if (f.thousands) t = t.split(f.thousands).join("");
-  if (f.decimalComma) {
-    if (t.includes(".")) return "";
-    t = t.replace(",", ".");
-  }
-  return t;
-}
-
-function toFloat(text: string): number | undefined {
-  if (FLOAT.test(text)) return Number(text);
-  const inf = INFINITY.exec(text);
-  if (inf) return inf[1] === "-" ? Number.NEGATIVE_INFINITY : Number.POSITIVE_INFINITY;
-  return undefined;
-}
+const decimalOf = (f: NumberFormat) => (f.decimalComma ? "," : ".");
 
 function boolOf(value: string, f: NumberFormat): boolean | undefined {
   if (f.trueValues.includes(value)) return true;
@@ -37,7 +19,7 @@ function boolOf(value: string, f: NumberFormat): boolean | undefined {
 }
 
 /** Exact integers into a polars column (nodejs-polars reads bigints into 64-bit columns as nulls): through text. */
-export function integerSeries(name: string, values: readonly (bigint | null)[], type: pl.DataType): pl.Series {
+export function integerSeries(name: string, values: readonly (bigint | string | null)[], type: pl.DataType): pl.Series {
   return pl
     .Series(
       name,
@@ -47,43 +29,85 @@ export function integerSeries(name: string, values: readonly (bigint | null)[], 
     .cast(type, true);
 }
 
-/** Integers as pandas keeps them: int64, uint64 when they need it, or undefined (text) for mixed-sign overflow. */
-function integers(name: string, texts: (string | null)[]): pl.Series | undefined {
-  const big = texts.map((t) => (t === null ? null : BigInt(t)));
-  const present = big.filter((v): v is bigint => v !== null);
-  const hasNull = present.length < big.length;
-  if (present.every((v) => v >= INT64_MIN && v <= INT64_MAX)) {
-    // An integer column with a missing value is float64 in pandas.
-    return hasNull
-      ? pl.Series(
-          name,
-          big.map((v) => (v === null ? null : Number(v))),
-          pl.Float64,
-        )
-      : integerSeries(name, big, pl.Int64);
+const text = (name: string, values: readonly (string | null)[]) => pl.Series(name, values as (string | null)[], pl.Utf8);
+
+/**
+ * After an int64 overflow, pandas' uint64 attempt (parsers.pyx _try_uint64): uint64 when every value fits;
+ * a value past uint64, or a negative one with none past int64, makes the column text (missing values NaN);
+ * a value past int64 beside a negative or a missing one makes it the raw text, missing markers included.
+ * Undefined when a value is no integer: pandas then tries floats.
+ */
+function uint64Column(name: string, values: readonly (string | null)[], raw: readonly (string | null)[], f: NumberFormat) {
+  const out: (string | null)[] = [];
+  let signed = false;
+  let pastInt64 = false;
+  let missing = false;
+  for (const value of values) {
+    if (value === null) {
+      missing = true;
+      out.push(null);
+      continue;
+    }
+    const read = readUint64(value, f.thousands);
+    if (read.error === "none") {
+      if (pastInt64Text(read.text)) pastInt64 = true;
+      out.push(read.text);
+    } else if (read.error === "signed") signed = true;
+    else if (read.error === "overflow") return text(name, values);
+    else return undefined;
   }
-  if (present.every((v) => v >= 0n && v <= UINT64_MAX) && !hasNull) return integerSeries(name, big, pl.UInt64);
-  return undefined;
+  if (pastInt64 && (signed || missing)) return text(name, raw);
+  if (signed) return text(name, values);
+  return integerSeries(name, out, pl.UInt64);
 }
 
-/** A column of text fields (null: missing) typed as pandas' default inference types it. */
-export function inferColumn(name: string, values: readonly (string | null)[], f: NumberFormat): pl.Series {
-  const present = values.filter((v): v is string => v !== null);
+/**
+ * A column of text fields (null: missing) typed as pandas' C parser types it: int64 (float64 with a missing
+ * value), uint64, float64 (pandas' own rounding), bool (object with a missing value); else text.
+ * `raw`: the fields before missing markers were applied (one of pandas' overflow paths keeps them).
+ */
+export function inferColumn(
+  name: string,
+  values: readonly (string | null)[],
+  f: NumberFormat,
+  raw: readonly (string | null)[] = values,
+): pl.Series {
   if (values.length === 0) return pl.Series(name, [], pl.Utf8);
-  // A column with no value at all is all-NaN float64.
-  if (present.length === 0) return pl.Series(name, values as null[], pl.Float64);
-  const texts = values.map((v) => (v === null ? null : numberText(v, f)));
-  if (texts.every((t) => t === null || INT.test(t))) {
-    const ints = integers(name, texts);
-    if (ints) return ints;
-    return pl.Series(name, values as (string | null)[], pl.Utf8);
+  const ints: (string | null)[] = [];
+  let failure: "overflow" | "invalid" | undefined;
+  for (const value of values) {
+    if (value === null) {
+      ints.push(null);
+      continue;
+    }
+    const read = readInt64(value, f.thousands);
+    if (read.error !== "none") {
+      failure = read.error;
+      break;
+    }
+    ints.push(read.text);
   }
-  const floats = texts.map((t) => (t === null ? null : toFloat(t)));
-  if (floats.every((v) => v !== undefined)) return pl.Series(name, floats as (number | null)[], pl.Float64);
+  if (!failure) {
+    // An integer column with a missing value (an all-missing one too) is float64 in pandas.
+    return ints.includes(null)
+      ? pl.Series(
+          name,
+          ints.map((v) => (v === null ? null : Number(v))),
+          pl.Float64,
+        )
+      : integerSeries(name, ints, pl.Int64);
+  }
+  if (failure === "overflow") {
+    const wide = uint64Column(name, values, raw, f);
+    if (wide) return wide;
+  }
+  const decimal = decimalOf(f);
+  const floats = values.map((v) => (v === null ? null : readFloat(v, decimal, f.thousands)));
+  if (!floats.includes(undefined)) return pl.Series(name, floats as (number | null)[], pl.Float64);
   const bools = values.map((v) => (v === null ? null : boolOf(v, f)));
   // With a missing value pandas keeps True/False as objects; the stored column is boolean with nulls (see dtype-names.ts).
-  if (bools.every((v) => v !== undefined)) return pl.Series(name, bools as (boolean | null)[], pl.Bool);
-  return pl.Series(name, values as (string | null)[], pl.Utf8);
+  if (!bools.includes(undefined)) return pl.Series(name, bools as (boolean | null)[], pl.Bool);
+  return text(name, values);
 }
 
 const parseFailed = (column: string, message: string) =>
@@ -149,9 +173,8 @@ export function hintedColumn(
     if (bad !== undefined) throw parseFailed(name, `cannot read ${JSON.stringify(bad)} as ${hint}`);
     return { series: pl.Series(name, bools as (boolean | null)[], pl.Bool), dtype: hint };
   }
-  const texts = values.map((v) => (v === null ? null : numberText(v, f)));
   if (lower.startsWith("float")) {
-    const floats = texts.map((t) => (t === null ? null : toFloat(t)));
+    const floats = values.map((v) => (v === null ? null : readFloat(v, decimalOf(f), f.thousands)));
     const bad = values.find((v, i) => v !== null && floats[i] === undefined);
     if (bad !== undefined) throw parseFailed(name, `could not convert string to float: ${JSON.stringify(bad)}`);
     return { series: pl.Series(name, floats as (number | null)[], lower === "float32" ? pl.Float32 : pl.Float64), dtype: hint };
@@ -160,12 +183,13 @@ export function hintedColumn(
   const type = POLARS_INT[lower];
   if (!range || !type) throw parseFailed(name, `unknown dtype ${hint}`);
   if (hasNull && !nullable) throw parseFailed(name, `Integer column has NA values in column ${position}`);
-  const ints = texts.map((t, i) => {
-    if (t === null) return null;
-    if (!INT.test(t)) throw parseFailed(name, `cannot safely convert ${JSON.stringify(values[i])} to ${hint}`);
-    const v = BigInt(t);
-    if (v < range[0] || v > range[1]) throw parseFailed(name, `${values[i]} is out of bounds for ${hint}`);
-    return v;
+  const ints = values.map((v) => {
+    if (v === null) return null;
+    const read = lower.startsWith("u") ? readUint64(v, f.thousands) : readInt64(v, f.thousands);
+    if (read.error !== "none") throw parseFailed(name, `cannot safely convert ${JSON.stringify(v)} to ${hint}`);
+    const n = BigInt(read.text);
+    if (n < range[0] || n > range[1]) throw parseFailed(name, `${v} is out of bounds for ${hint}`);
+    return read.text;
   });
   return { series: integerSeries(name, ints, type()), dtype: hint };
 }

@@ -38,7 +38,7 @@ export const CSV_OPTIONS = [
   "byte_range",
 ] as const;
 
-/** pandas' default missing-value markers (read_csv's STR_NA_VALUES). */
+/** pandas 1.5's default missing-value markers (read_csv's STR_NA_VALUES; "None" joined them in pandas 2.0). */
 export const PANDAS_NA_VALUES = [
   "",
   "#N/A",
@@ -55,7 +55,6 @@ export const PANDAS_NA_VALUES = [
   "NA",
   "NULL",
   "NaN",
-  "None",
   "n/a",
   "nan",
   "null",

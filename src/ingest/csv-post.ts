@@ -8,6 +8,11 @@ import { variantOf } from "./normalize.ts";
 const INTEGER = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
 const MARKERS = PANDAS_NA_VALUES.filter((m) => m !== "");
 
+/** Thrown where polars' read lost what pandas' typing needs (the raw text of an overflowing integer column). */
+export class NeedsTokenizer extends Error {}
+
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
 /** A text column typed as pandas would: integers (float64 with a missing value), floats, booleans; else text. */
 function typeText(frame: pl.DataFrame, column: string): pl.DataFrame {
   const series = frame.getColumn(column);
@@ -15,20 +20,43 @@ function typeText(frame: pl.DataFrame, column: string): pl.DataFrame {
   if (series.length === 0) return frame;
   if (series.nullCount() === series.length) return frame.withColumns(pl.col(column).cast(pl.Float64));
   const stripped = pl.col(column).str.strip();
-  for (const type of [pl.Int64, pl.Float64]) {
-    try {
-      return frame.withColumns(stripped.cast(type, true).alias(column));
-    } catch {
-      // not every value is of this type
-    }
+  try {
+    return frame.withColumns(stripped.cast(pl.Int64, true).alias(column));
+  } catch {
+    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
+    if (series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
+  }
+  try {
+    const typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
+    if (pandasMightRoundOtherwise(typed.getColumn(column))) throw new NeedsTokenizer(column);
+    return typed;
+  } catch (error) {
+    if (error instanceof NeedsTokenizer) throw error;
+    // not every value is a number
   }
   const lower = series.dropNulls().str.toLowerCase();
   if (lower.isIn(["true", "false"]).all()) return frame.withColumns(pl.col(column).str.toLowerCase().eq(pl.lit("true")).alias(column));
   return frame;
 }
 
+/**
+ * Whether pandas' float reading (precise_xstrtod: 17 digits, powers of ten) could give another double than
+ * polars' correctly rounded one: a value needing more than 15 significant digits, a decimal exponent past
+ * +-22, or an infinity (pandas refuses "1e400"). Such columns are read again from their text.
+ */
+function pandasMightRoundOtherwise(series: pl.Series): boolean {
+  for (const x of series.dropNulls().toArray() as number[]) {
+    if (x === 0 || Number.isNaN(x)) continue;
+    if (!Number.isFinite(x)) return true;
+    const exponent = Math.floor(Math.log10(Math.abs(x)));
+    if (exponent > 22 || exponent < -22 || Number(x.toPrecision(15)) !== x) return true;
+  }
+  return false;
+}
+
 /** Integers beyond int64 (polars' Int128): uint64 when all fit, else text, as pandas keeps them. */
 function wideIntegers(frame: pl.DataFrame, column: string): pl.DataFrame {
+  if (frame.getColumn(column).nullCount() > 0) throw new NeedsTokenizer(column);
   try {
     return frame.withColumns(pl.col(column).cast(pl.UInt64, true).alias(column));
   } catch {
@@ -36,7 +64,10 @@ function wideIntegers(frame: pl.DataFrame, column: string): pl.DataFrame {
   }
 }
 
-/** polars' default read made pandas': `header` is the header record as pandas reads it (raw names). */
+/**
+ * polars' default read made pandas': `header` is the header record as pandas reads it (raw names). Throws
+ * NeedsTokenizer where only the raw text can say what pandas would hold.
+ */
 export function pandasFixups(input: pl.DataFrame, header: string[]): pl.DataFrame {
   let frame = input;
   const names = mangleNames(header.length === frame.width ? header : frame.columns);
@@ -44,6 +75,7 @@ export function pandasFixups(input: pl.DataFrame, header: string[]): pl.DataFram
     frame = frame.rename(Object.fromEntries(frame.columns.map((c, i) => [c, names[i] ?? c])));
   for (const column of frame.columns) {
     const variant = variantOf(frame, column);
+    if (variant === "Float64" && pandasMightRoundOtherwise(frame.getColumn(column))) throw new NeedsTokenizer(column);
     if (variant === "String") {
       const marked = frame.getColumn(column).isIn(MARKERS);
       if (marked.any()) {

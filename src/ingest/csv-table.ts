@@ -29,20 +29,30 @@ const invalid = (field: string, message: string) =>
 const parseFailed = (message: string, row?: number) =>
   new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, { details: { format: "csv", ...(row ? { row } : {}) } });
 
-/** Header names as pandas makes them: blanks are "Unnamed: i", repeats get ".1", ".2"... (pandas' mangling). */
+/**
+ * Header names as pandas' C parser makes them: a blank is "Unnamed: i"; repeats get ".1", ".2"..., given names
+ * first and the unnamed after them, skipping any suffixed name the header already holds (parsers.pyx _get_header).
+ */
 export function mangleNames(raw: readonly (string | null)[]): string[] {
+  const header = raw.map((value, i) => (value === null || value === "" ? `Unnamed: ${i}` : value));
+  const unnamed = raw.flatMap((value, i) => (value === null || value === "" ? [i] : []));
+  const order = [...header.keys()].filter((i) => !unnamed.includes(i)).concat(unnamed);
   const counts = new Map<string, number>();
-  return raw.map((value, i) => {
-    let name = value === null || value === "" ? `Unnamed: ${i}` : value;
-    let count = counts.get(name) ?? 0;
-    while (count > 0) {
-      counts.set(name, count + 1);
-      name = `${name}.${count}`;
-      count = counts.get(name) ?? 0;
+  for (const i of order) {
+    const old = header[i] as string;
+    let col = old;
+    let count = counts.get(col) ?? 0;
+    if (count > 0) {
+      while (count > 0) {
+        counts.set(old, count + 1);
+        col = `${old}.${count}`;
+        count = header.includes(col) ? count + 1 : (counts.get(col) ?? 0);
+      }
+      header[i] = col;
     }
-    counts.set(name, count + 1);
-    return name;
-  });
+    counts.set(col, count + 1);
+  }
+  return header;
 }
 
 function markMissing(values: (string | null)[], markers: Set<string>, numbers: Set<number>, f: NumberFormat): void {
@@ -115,19 +125,17 @@ export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFram
   const dtypes: Record<string, string> = {};
   for (const [position, index] of kept.entries()) {
     const name = names[index] as string;
-    const values = rows.map((r) => r.fields[index + lead] ?? null);
-    if (plan.na.filter) {
-      markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
-    }
+    const raw = rows.map((r) => r.fields[index + lead] ?? null);
+    const values = plan.na.filter ? [...raw] : raw;
+    if (plan.na.filter) markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
     // dtype keys that name no column are ignored, as pandas ignores them.
     const hint = hints && ("all" in hints ? hints.all : "byColumn" in hints ? hints.byColumn[name] : hints.byPosition[index]);
     if (dateColumns.has(name)) {
       const dates = parseDateColumn(name, values);
-      if (dates) {
-        series.push(dates.series);
-        if (dates.dtype.includes("FixedOffset")) dtypes[name] = dates.dtype;
-        continue;
-      }
+      // A column that does not parse stays text, as read: pandas does not type it further.
+      series.push(dates ? dates.series : pl.Series(name, values, pl.Utf8));
+      if (dates?.dtype.includes("FixedOffset")) dtypes[name] = dates.dtype;
+      continue;
     }
     if (hint) {
       const typed = hintedColumn(name, position, values, hint, plan.format);
@@ -135,7 +143,7 @@ export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFram
       if (typed.dtype !== typed.dtype.toLowerCase() || typed.dtype === "boolean" || typed.dtype === "string") dtypes[name] = typed.dtype;
       continue;
     }
-    series.push(inferColumn(name, values, plan.format));
+    series.push(inferColumn(name, values, plan.format, raw));
   }
   return { frame: pl.DataFrame(series), dtypes };
 }

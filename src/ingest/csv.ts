@@ -7,7 +7,7 @@ import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { GiveUp, readCsvInChunks } from "./csv-chunks.ts";
 import { type CsvPlan, planCsv } from "./csv-options.ts";
-import { pandasFixups } from "./csv-post.ts";
+import { NeedsTokenizer, pandasFixups } from "./csv-post.ts";
 import { tableFromRows } from "./csv-table.ts";
 import { tokenize } from "./csv-tokenize.ts";
 import { markPandasDtypes } from "./dtype-names.ts";
@@ -66,7 +66,13 @@ export async function readCsv(file: string, options: Options, compression: strin
     const source = path.join(scratch, "data.csv");
     await symlink(path.resolve(file), source);
     const fast = (await readInChunks(source, chunkBytes)) ?? (await readWhole(source));
-    if (fast) return pandasFixups(fast, await headerFields(source));
+    if (fast) {
+      try {
+        return pandasFixups(fast, await headerFields(source));
+      } catch (error) {
+        if (!(error instanceof NeedsTokenizer) || (await stat(source)).size > MAX_TOKENIZED_BYTES) throw error;
+      }
+    }
   }
   return readTokenized(file, plan, scratch);
 }
