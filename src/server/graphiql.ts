@@ -10,7 +10,11 @@ export const GRAPHIQL_ASSETS = "/graphiql/";
 /** The folder holding yoga-graphiql.umd.js, graphiql.css and the editor workers. */
 export function graphiqlAssetsDir(): string {
   const require = createRequire(import.meta.url);
-  return path.join(path.dirname(require.resolve("@graphql-yoga/graphiql/package.json")), "dist");
+  try {
+    return path.join(path.dirname(require.resolve("@graphql-yoga/graphiql/package.json")), "dist");
+  } catch (error) {
+    throw new Error("GraphiQL's assets (the @graphql-yoga/graphiql package) are not installed; run npm ci", { cause: error });
+  }
 }
 
 const CDN_DIST = /https:\/\/unpkg\.com\/@graphql-yoga\/graphiql@[^/"'\s>]+\/dist\//g;
