@@ -157,13 +157,17 @@ function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: str
   }
 }
 
+/** The list's values other than null: a filter dict's list never matches a missing cell. */
+export const nonNull = (values: Array<Scalar | null>): Scalar[] => values.filter((v): v is Scalar => v !== null);
+
 function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
   const kind = columnKind(df, column);
   const col = kind === "time" ? colExpr(column).cast(pl.Int64) : colExpr(column);
-  if (value.kind === "in") return membership(col, kind, value.values, column, path);
+  // filter_by_dict.filter_mask_by_dict: a missing cell is never a member of a list (isin(...) & notna()), and a
+  // plain None matches nothing (`== None` is false everywhere, as null = null is unknown in three-valued logic)
+  if (value.kind === "in") return membership(col, kind, nonNull(value.values), column, path);
   if (value.kind === "predicate") return predicateExpr(col, kind, value.predicate, column, path);
-  // A plain null value matches missing values (pandas `== None` would match nothing; this is the useful reading).
-  if (value.value === null) return isMissing(col, kind);
+  if (value.value === null) return pl.lit(false);
   checkOperand(kind, value.value, column, path);
   return col.eq(lit(value.value));
 }

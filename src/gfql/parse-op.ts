@@ -178,7 +178,8 @@ function checkCallPlacement(ops: ChainOp[], path: string): void {
   });
   for (let i = first; i <= last; i++) {
     if (ops[i]?.type === "Call") {
-      throw gfqlError("E101", "Call steps may only come before or after the Node/Edge steps, not between them", `${path}[${i}]`);
+      // chain.py _get_boundary_calls: "Cannot mix call() operations with n()/e() traversals in interior of chain" (E201)
+      throw gfqlError("E201", "Call steps may only come before or after the Node/Edge steps, not between them", `${path}[${i}]`);
     }
   }
 }

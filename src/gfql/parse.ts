@@ -52,7 +52,7 @@ function parseLet(obj: Record<string, unknown>, path: string, outer: ReadonlySet
     name,
     value: parseBinding(v, sub(path, `bindings.${name}`), scope),
   }));
-  if (bindings.length === 0) throw gfqlError("E106", "Let has no bindings", sub(path, "bindings"));
+  // chain_let.py: `if not dag.bindings: return g` -- a Let without bindings is the whole graph
   const query: LetQuery = { type: "Let", bindings };
   if (obj.output !== undefined && obj.output !== null) {
     if (typeof obj.output !== "string" || !bindings.some((b) => b.name === obj.output)) {

@@ -14,7 +14,8 @@ const ids = (frame: { getColumn(c: string): { toArray(): unknown[] } }, col: str
 describe("an empty chain", () => {
   it("answers the whole graph unchanged (chain.py _chain_impl: `if len(ops) == 0: return self`)", () => {
     const g = sampleGraph();
-    for (const query of [[], { type: "Chain", chain: [] }, { type: "Let", bindings: { all: [] } }]) {
+    // chain_let.py: `if not dag.bindings: return g` -- a Let without bindings is the graph too
+    for (const query of [[], { type: "Chain", chain: [] }, { type: "Let", bindings: { all: [] } }, { type: "Let", bindings: {} }]) {
       const out = executeBoth(g, parseGfql(query));
       expect(out.nodes.toRecords()).toEqual(g.nodes.toRecords());
       expect(out.edges.toRecords()).toEqual(g.edges.toRecords());
@@ -86,6 +87,37 @@ describe("filters on absent columns (gfql/strictness.py, filter_by_dict.filter_m
     expect(out.edges.height).toBe(0);
     expect(out.nodes.height).toBe(g.nodes.height);
     expect(out.warnings[0]).toMatch(/absent in edge dataframe/);
+  });
+});
+
+describe("missing values in filter dicts (filter_by_dict.filter_mask_by_dict)", () => {
+  const g = sampleGraph(); // age: c is null; nick: c is null
+  const nodes = (filter: unknown) => ids(executeBoth(g, parseGfql([{ type: "Node", filter_dict: filter }])).nodes, "id");
+
+  it("a plain None matches nothing: `df[col] == None` is False everywhere", () => {
+    expect(nodes({ age: null })).toEqual([]);
+    expect(nodes({ nick: null })).toEqual([]);
+  });
+
+  it("a list never matches a missing cell (`isin(list) & notna()`), even with None in it", () => {
+    expect(nodes({ nick: ["Al", null] })).toEqual(["a"]);
+    expect(nodes({ age: [20, null] })).toEqual(["b"]);
+  });
+
+  it("the IsIn predicate is pandas' isin: a None option matches a missing string (IsIn.__call__)", () => {
+    expect(nodes({ nick: { type: "IsIn", options: ["Al", null] } })).toEqual(["a", "c"]);
+    // IsNA / IsNull are the way to ask for missing values
+    expect(nodes({ age: { type: "IsNA" } })).toEqual(["c"]);
+  });
+});
+
+describe("Call placement", () => {
+  it("a Call between traversal steps is E201, as chain.py's boundary check raises it", () => {
+    const err = errorOf(() =>
+      parseGfql([A, { type: "Call", function: "get_degrees", params: {} }, { type: "Edge", direction: "forward" }]),
+    );
+    expect(err).toMatchObject({ path: "chain[1]" });
+    expect(err.message).toMatch(/^\[E201\] Call steps may only come before or after the Node\/Edge steps/);
   });
 });
 

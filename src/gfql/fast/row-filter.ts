@@ -5,7 +5,7 @@
 
 import pl from "nodejs-polars";
 import type { FilterDict, FilterValue, Predicate, Scalar } from "../ast.ts";
-import { filterExpr } from "../filter-expr.ts";
+import { filterExpr, nonNull } from "../filter-expr.ts";
 import { absentColumnPasses } from "../strictness.ts";
 import { type ColumnData, columnData } from "./columns.ts";
 
@@ -132,9 +132,10 @@ function predicateFilter(data: ColumnData, p: Predicate): RowFilter | null {
 }
 
 function entryFilter(data: ColumnData, value: FilterValue): RowFilter | null {
-  if (value.kind === "in") return membership(data, value.values);
+  // as filterExpr: a list never matches a missing cell, a plain None matches nothing
+  if (value.kind === "in") return membership(data, nonNull(value.values));
   if (value.kind === "predicate") return predicateFilter(data, value.predicate);
-  return value.value === null ? nullFilter(data, true) : comparison(data, "EQ", value.value);
+  return value.value === null ? noRow : comparison(data, "EQ", value.value);
 }
 
 /** The entry evaluated by polars over the whole table, as a 0/1 row mask (null counts as no match). */
