@@ -10,8 +10,9 @@ export const LIST_SESSIONS = `query McpSessions { vizSessions(mine: true) {
 export const SESSION_INFO = `query McpSessionInfo($id: ID!) { vizSession(id: $id) {
   id revision { id } dataset { id name description tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
 
-export const QUERY_GRAPH = `query McpQueryGraph($id: ID!, $query: JSON!, $output: GfqlOutput!, $timeoutMs: Int) {
-  gfql(sessionId: $id, query: $query, output: $output, limit: null, timeoutMs: $timeoutMs) { nodeCount edgeCount warnings nodes edges } }`;
+export const QUERY_GRAPH = `query McpQueryGraph($id: ID!, $query: JSON!, $output: GfqlOutput!, $timeoutMs: Int, $strictness: GfqlStrictness) {
+  gfql(sessionId: $id, query: $query, output: $output, limit: null, timeoutMs: $timeoutMs, strictness: $strictness) {
+    nodeCount edgeCount warnings nodes edges } }`;
 
 const COLLECTION_FIELDS = "id name description position color nodeColor palette matchCount nodeCount edgeCount";
 

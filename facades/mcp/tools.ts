@@ -102,7 +102,13 @@ const queryGraph: Tool = {
     const output = String(args.output_type ?? "shape");
     type Answer = { nodeCount: number; edgeCount: number; warnings: string[]; nodes: unknown[] | null; edges: unknown[] | null };
     const { gfql } = dataOf<{ gfql: Answer }>(
-      await run(ops.QUERY_GRAPH, { id: args.session_id, query: args.gfql_operations, output, timeoutMs }),
+      await run(ops.QUERY_GRAPH, {
+        id: args.session_id,
+        query: args.gfql_operations,
+        output,
+        timeoutMs,
+        strictness: args.strictness ?? null,
+      }),
     );
     const payload: Record<string, unknown> = { output_type: output, node_count: gfql.nodeCount, edge_count: gfql.edgeCount };
     if (gfql.nodes) Object.assign(payload, { nodes: gfql.nodes, nodes_returned: gfql.nodes.length });

@@ -64,5 +64,8 @@ describe("query_graph answers", () => {
     const json = JSON.parse(text) as Record<string, unknown>;
     expect(json).toMatchObject({ node_count: 0, edge_count: 0 });
     expect(json.warnings).toEqual([expect.stringMatching(/^GFQL: column "color" is absent in node dataframe/)]);
+    // strictness strict makes it the error
+    const strict = await call({ gfql_operations: JSON.stringify([{ type: "Node", filter_dict: { color: "red" } }]), strictness: "strict" });
+    expect(String((JSON.parse(strict) as { error: string }).error)).toMatch(/^\[E301\] column 'color' not found/);
   });
 });
