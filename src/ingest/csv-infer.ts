@@ -173,7 +173,33 @@ export function hintedColumn(
     if (bad !== undefined) throw parseFailed(name, `cannot read ${JSON.stringify(bad)} as ${hint}`);
     return { series: pl.Series(name, bools as (boolean | null)[], pl.Bool), dtype: hint };
   }
+  // numpy's numeric dtypes take a column of booleans as 1 and 0, as pandas does (its nullable ones refuse them).
+  const bools = values.map((v) => (v === null ? null : boolOf(v, f)));
+  const boolean = !nullable && values.some((v) => v !== null) && !bools.includes(undefined);
+  if (boolean && !lower.startsWith("float")) {
+    if (hasNull && !nullable) throw parseFailed(name, `Integer column has NA values in column ${position}`);
+    return {
+      series: pl
+        .Series(
+          name,
+          bools.map((b) => (b === null ? null : b ? 1 : 0)),
+          pl.Float64,
+        )
+        .cast(POLARS_INT[lower]?.() ?? pl.Int64),
+      dtype: hint,
+    };
+  }
   if (lower.startsWith("float")) {
+    if (boolean) {
+      return {
+        series: pl.Series(
+          name,
+          bools.map((b) => (b === null ? null : b ? 1 : 0)),
+          lower === "float32" ? pl.Float32 : pl.Float64,
+        ),
+        dtype: hint,
+      };
+    }
     const floats = values.map((v) => (v === null ? null : readFloat(v, decimalOf(f), f.thousands)));
     const bad = values.find((v, i) => v !== null && floats[i] === undefined);
     if (bad !== undefined) throw parseFailed(name, `could not convert string to float: ${JSON.stringify(bad)}`);

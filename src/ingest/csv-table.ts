@@ -84,10 +84,15 @@ function pickColumns(names: string[], usecols: string[] | number[]): number[] {
 export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFrame; dtypes: Record<string, string> } {
   let rows = plan.skipRows > 0 ? all.filter((r) => r.line > plan.skipRows) : all;
   let names: string[];
+  // Header names before repeats are told apart: pandas applies a dtype given for "a" to "a.1" too.
+  let unmangled: string[] = [];
   if (plan.header !== null) {
     const header = rows[plan.header];
     rows = rows.slice(plan.header + 1);
-    names = plan.names ?? mangleNames(header ? header.fields : []);
+    // A blank header line names no column.
+    const fields = header && !(header.fields.length === 1 && header.fields[0] === "") ? header.fields : [];
+    names = plan.names ?? mangleNames(fields);
+    if (!plan.names) unmangled = fields.map((f, i) => (f === "" ? `Unnamed: ${i}` : f));
     if (!header && !plan.names) throw new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
   } else {
     const width = rows[0]?.fields.length ?? 0;
@@ -129,8 +134,15 @@ export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFram
     const values = plan.na.filter ? [...raw] : raw;
     if (plan.na.filter) markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
     // dtype keys that name no column are ignored, as pandas ignores them.
-    const hint = hints && ("all" in hints ? hints.all : "byColumn" in hints ? hints.byColumn[name] : hints.byPosition[index]);
-    if (dateColumns.has(name)) {
+    const hint =
+      hints &&
+      ("all" in hints
+        ? hints.all
+        : "byColumn" in hints
+          ? (hints.byColumn[name] ?? (rows.length > 0 ? hints.byColumn[unmangled[index] ?? name] : undefined))
+          : hints.byPosition[index]);
+    // pandas leaves an empty column (a header-only file) as object.
+    if (dateColumns.has(name) && values.length > 0) {
       const dates = parseDateColumn(name, values);
       // A column that does not parse stays text, as read: pandas does not type it further.
       series.push(dates ? dates.series : pl.Series(name, values, pl.Utf8));
