@@ -1,22 +1,11 @@
 // Reads Arrow IPC, file format (ARROW1, Feather v2) or stream format, compressed buffers included.
-import { type FileHandle, open, readFile, rename, rm, writeFile } from "node:fs/promises";
-import {
-  Dictionary,
-  type Field,
-  Int32,
-  MessageHeader,
-  type Schema,
-  Table,
-  Type,
-  tableFromIPC,
-  tableToIPC,
-  type Vector,
-  vectorFromArray,
-} from "apache-arrow";
+import { type FileHandle, open, readFile } from "node:fs/promises";
+import { type Field, MessageHeader, type Schema, Type } from "apache-arrow";
 import { Footer } from "apache-arrow/ipc/metadata/file";
 import { Message } from "apache-arrow/ipc/metadata/message";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
+import { encodeDictionaries } from "./dictionary-columns.ts";
 import { applyDtypeHints, readDtypeHints } from "./dtype-hints.ts";
 import { guardFooter, guardMessage } from "./flatbuffer-guard.ts";
 import { type Options, refuseUnknown } from "./option-readers.ts";
@@ -101,9 +90,8 @@ function hinted(options: Options): (column: string) => boolean {
  * keeps only dictionaries of text (as Categorical) and decodes the others (integers, floats, dates) to
  * their value type: so an upload polars read (an Arrow stream, a compressed file, a file with options)
  * would give `int64` where the same table as a stored Arrow file gives `category`. This encodes those
- * columns of the stored table as dictionaries again (the same values; categories in order of first
- * appearance) and answers the table's schema with them as `category`. Columns a dtype hint names keep
- * the hinted type.
+ * columns of the stored table as dictionaries again (dictionary-columns.ts). Columns a dtype hint names
+ * keep the hinted type.
  */
 export async function keepArrowDictionaries(
   source: string,
@@ -116,39 +104,5 @@ export async function keepArrowDictionaries(
   const fields = (await sourceSchema(source, kind))?.fields ?? [];
   const isHinted = hinted(options);
   const wanted = fields.filter((f: Field) => f.type.typeId === Type.Dictionary && !isHinted(f.name)).map((f) => f.name);
-  if (wanted.length === 0) return schema;
-  const table = tableFromIPC(await readFile(stored));
-  const recode = wanted.filter((name) => {
-    const type = table.schema.fields.find((f) => f.name === name)?.type;
-    return type !== undefined && type.typeId !== Type.Dictionary;
-  });
-  if (recode.length === 0) return schema;
-  const columns: Record<string, Vector> = {};
-  // Dictionary ids are unique in a schema: the new ones follow the ids already there.
-  let id = Math.max(-1, ...table.schema.fields.map((f) => (f.type.typeId === Type.Dictionary ? (f.type as Dictionary).id : -1)));
-  for (const field of table.schema.fields) {
-    const column = table.getChild(field.name) as Vector;
-    if (!recode.includes(field.name)) {
-      columns[field.name] = column;
-      continue;
-    }
-    id += 1;
-    columns[field.name] = vectorFromArray([...column], new Dictionary(field.type, new Int32(), id));
-  }
-  const temporary = `${stored}.dictionaries`;
-  try {
-    await writeFile(temporary, tableToIPC(new Table(columns), "file"));
-    // A new file replaces the stored one (never written through: it may be a hard link).
-    await rm(stored, { force: true });
-    await rename(temporary, stored);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw new AppError("PARSE_FAILED", `the Arrow dictionary columns could not be stored: ${(error as Error).message.split("\n")[0]}`, {
-      details: { format: "arrow" },
-    });
-  }
-  return {
-    ...schema,
-    dtypes: Object.fromEntries(Object.entries(schema.dtypes).map(([name, dtype]) => [name, recode.includes(name) ? "category" : dtype])),
-  };
+  return encodeDictionaries(stored, schema, wanted);
 }

@@ -166,6 +166,7 @@ export function dtypeName(name: string): string | undefined {
 export function astype(col: Col, name: string): Col | undefined {
   const target = dtypeName(name);
   if (!target) return undefined;
+  if (col.kind === "datetime") return astypeDatetime(col, target);
   const objects = objectsOf(col);
   if (/^u?int/.test(target)) {
     const dtype = target as IntDtype;
@@ -173,24 +174,18 @@ export function astype(col: Col, name: string): Col | undefined {
     if (col.kind === "int") ints = col.v;
     else if (col.kind === "float") ints = mapAll(col.v, floatToInt);
     else if (col.kind === "bool") ints = col.v.map((b) => (b ? 1n : 0n));
-    else if (col.kind === "datetime") ints = col.v.map((ns) => ns ?? INT64_MIN);
     else ints = mapAll(objects, pyInt);
     return ints && { kind: "int", dtype, v: ints.map((v) => wrap(v, dtype)) };
   }
   if (target === "float64" || target === "float32") {
-    const floats = col.kind === "datetime" ? col.v.map((ns) => (ns === null ? Number.NaN : Number(ns))) : mapAll(objects, pyFloat);
+    const floats = mapAll(objects, pyFloat);
     return floats && { kind: "float", dtype: target, v: target === "float32" ? floats.map(Math.fround) : floats };
   }
-  if (target === "str")
-    return {
-      kind: "object",
-      v: col.kind === "datetime" ? col.v.map((ns) => (ns === null ? "NaT" : timestampText(ns, col.tz))) : objects.map(pyStr),
-    };
+  if (target === "str") return { kind: "object", v: objects.map(pyStr) };
   if (target === "object") return { kind: "object", v: objects };
   if (target === "bool") return { kind: "bool", v: col.kind === "float" ? col.v.map((f) => f !== 0) : objects.map(truthy) };
   if (target === "category") return { kind: "category", v: objects };
   // datetime64[ns]
-  if (col.kind === "datetime") return { ...col, tz: null };
   if (col.kind === "int") return { kind: "datetime", v: col.v, tz: null };
   if (col.kind === "float") return { kind: "datetime", v: col.v.map((f) => (Number.isNaN(f) ? null : (floatToInt(f) ?? null))), tz: null };
   const parsed = objects.map((v) => {
@@ -201,6 +196,45 @@ export function astype(col: Col, name: string): Col | undefined {
   });
   const ns = mapAll(parsed, (v) => v);
   return ns && { kind: "datetime", v: ns, tz: null };
+}
+
+/**
+ * astype of a datetime64 column: to int64/uint64 without NaT, to text as pandas formats the column (dates only
+ * when every instant is a midnight, else the finest fraction any value needs). pandas refuses the numeric
+ * types and bool; object and category (Timestamps) are kept as instants here.
+ */
+function astypeDatetime(col: Col & { kind: "datetime" }, target: string): Col | undefined {
+  if (target === "int64" || target === "uint64") {
+    return col.v.includes(null) ? undefined : { kind: "int", dtype: target, v: col.v.map((ns) => wrap(ns as bigint, target)) };
+  }
+  if (target === "datetime64") return { ...col, tz: null };
+  if (target !== "str") return undefined;
+  const present = col.v.filter((ns): ns is bigint => ns !== null);
+  const DAY = 86_400_000_000_000n;
+  const datesOnly = col.tz === null && present.every((ns) => ns % DAY === 0n);
+  const digits = present.some((ns) => ns % 1000n !== 0n)
+    ? 9
+    : present.some((ns) => ns % 1_000_000n !== 0n)
+      ? 6
+      : present.some((ns) => ns % 1_000_000_000n !== 0n)
+        ? 3
+        : 0;
+  // Aware instants are written in their zone's local time, then the offset.
+  const zone = col.tz === null ? undefined : col.tz === "UTC" ? "+00:00" : col.tz;
+  const sign = zone?.startsWith("-") ? -1n : 1n;
+  const shift = zone ? sign * (BigInt(zone.slice(1, 3)) * 60n + BigInt(zone.slice(4, 6))) * 60_000_000_000n : 0n;
+  const second = 1_000_000_000n;
+  return {
+    kind: "object",
+    v: col.v.map((raw) => {
+      if (raw === null) return "NaT";
+      const ns = raw + shift;
+      const nanos = ((ns % second) + second) % second;
+      const text = timestampText(ns - nanos, null);
+      if (datesOnly) return text.slice(0, 10);
+      return `${text}${digits ? `.${nanos.toString().padStart(9, "0").slice(0, digits)}` : ""}${zone ?? ""}`;
+    }),
+  };
 }
 
 /** The column as floats where every value converts (numpy's astype(float64) of objects). */

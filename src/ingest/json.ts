@@ -185,7 +185,11 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   return bytes.length;
 }
 
-export async function readJson(file: string, options: Options): Promise<pl.DataFrame> {
+/**
+ * The table read_json gives, and its `category` columns: polars holds categories of text only, so the others
+ * are stored with their values' type and encoded as dictionaries once written (dictionary-columns.ts).
+ */
+export async function readJson(file: string, options: Options): Promise<{ frame: pl.DataFrame; categories: string[] }> {
   const read = checkJsonOptions(options);
   const text = await readText(file);
   if (text.trim() === "") throw failed("the JSON file is empty (pandas: Expected object or value)");
@@ -193,5 +197,8 @@ export async function readJson(file: string, options: Options): Promise<pl.DataF
   const names = frame.labels.map(labelName);
   const repeated = names.find((n, i) => names.indexOf(n) !== i);
   if (repeated !== undefined) throw failed(`two columns are named "${repeated}" once pandas has read their labels`, { column: repeated });
-  return pl.DataFrame(frame.cols.map((col, i) => seriesOf(names[i] as string, col)));
+  return {
+    frame: pl.DataFrame(frame.cols.map((col, i) => seriesOf(names[i] as string, col))),
+    categories: names.filter((_, i) => frame.cols[i]?.kind === "category"),
+  };
 }

@@ -7,6 +7,7 @@ import { keepArrowDictionaries, readArrow } from "./arrow-ipc.ts";
 import { linkCanonicalArrow } from "./arrow-link.ts";
 import { readCsv } from "./csv.ts";
 import { type DecompressLimits, decompressFile } from "./decompress.ts";
+import { encodeDictionaries } from "./dictionary-columns.ts";
 import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
 import { readJson } from "./json.ts";
@@ -89,14 +90,19 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
   }
 }
 
-async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<{ name: string; frame: pl.DataFrame }[]> {
+/** A parsed table; `dictionaries` names columns to store as Arrow dictionaries (category columns polars cannot hold). */
+type ReadTable = { name: string; frame: pl.DataFrame; dictionaries?: string[] };
+
+async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<ReadTable[]> {
   const { fileType, parserOptions: options, tableName } = request;
   const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
   switch (fileType) {
     case "csv":
       return one(await readCsv(file, options, request.compression, request.scratch, request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES));
-    case "json":
-      return one(await readJson(file, options));
+    case "json": {
+      const { frame, categories } = await readJson(file, options);
+      return [{ name: tableName, frame, dictionaries: categories }];
+    }
     case "parquet":
       return one(await readParquet(file, options));
     case "arrow":
@@ -134,8 +140,9 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
   }
   const frames = await readFrames(file, kind, request);
   const schemas: TableSchema[] = [];
-  for (const [index, { name, frame }] of frames.entries()) {
-    schemas.push(await writeTable(normalizeFrame(frame), path.join(request.tablesDir, `${index}.arrow`), name));
+  for (const [index, { name, frame, dictionaries = [] }] of frames.entries()) {
+    const stored = path.join(request.tablesDir, `${index}.arrow`);
+    schemas.push(await encodeDictionaries(stored, await writeTable(normalizeFrame(frame), stored, name), dictionaries));
   }
   if (request.fileType === "arrow" && schemas[0]) {
     schemas[0] = await keepArrowDictionaries(file, kind, request.parserOptions, path.join(request.tablesDir, "0.arrow"), schemas[0]);

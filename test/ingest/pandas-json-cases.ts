@@ -85,5 +85,13 @@ export function generatedJsonCases(count = 6): JsonCase[] {
       cases.push([`generated ${orient} #${i}: ${t.kinds.join(", ")}`, write(t, orient), options]);
     }
   }
+  // The same kinds of tables under the options that change how values are typed.
+  // Categories of instants are kept as instants (a documented difference): category tables keep dates as read.
+  for (const options of [{ dtype: "str" }, { dtype: "float64" }, { convert_dates: false }, { dtype: "category", convert_dates: false }]) {
+    for (let i = 0; i < count; i += 1) {
+      const t = table(next, true);
+      cases.push([`generated records ${JSON.stringify(options)} #${i}: ${t.kinds.join(", ")}`, write(t, "records"), options]);
+    }
+  }
   return cases;
 }
