@@ -81,7 +81,7 @@ function pickColumns(names: string[], usecols: string[] | number[]): number[] {
 }
 
 /** The records after the header as a frame, with the pandas dtype names that differ from the Arrow types' own. */
-export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFrame; dtypes: Record<string, string> } {
+export function tableFromRows(all: Row[], plan: TablePlan, lineCount: number): { frame: pl.DataFrame; dtypes: Record<string, string> } {
   let rows = plan.skipRows > 0 ? all.filter((r) => r.line > plan.skipRows) : all;
   let names: string[];
   // Header names before repeats are told apart: pandas applies a dtype given for "a" to "a.1" too.
@@ -112,7 +112,8 @@ export function tableFromRows(all: Row[], plan: TablePlan): { frame: pl.DataFram
       throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${row.line}, saw ${row.fields.length}`, row.line);
   }
   if (plan.nRows !== undefined) rows = rows.slice(0, plan.nRows);
-  if (plan.skipFooter > 0) rows = rows.slice(0, Math.max(0, rows.length - plan.skipFooter));
+  // skipfooter counts the file's last lines, blank ones included (pandas' python engine reads it so).
+  if (plan.skipFooter > 0) rows = rows.filter((r) => r.line <= lineCount - plan.skipFooter);
   const kept = plan.usecols ? pickColumns(names, plan.usecols) : names.map((_, i) => i);
   const dateColumns = new Set(
     Array.isArray(plan.parseDates)

@@ -108,8 +108,20 @@ async function readTokenized(file: string, plan: CsvPlan, scratch: string): Prom
   }
   let bytes: Buffer = await readFile(source);
   if (plan.byteRange) bytes = byteRange(bytes, plan.byteRange, plan.table.header !== null);
-  const { frame, dtypes } = tableFromRows(tokenize(bytes.toString("utf8"), plan.tokenize), plan.table);
+  const text = bytes.toString("utf8");
+  const { frame, dtypes } = tableFromRows(tokenize(text, plan.tokenize), plan.table, lineCount(text, plan.tokenize.eol));
   return markPandasDtypes(frame, dtypes);
+}
+
+/** The text's physical lines (a last line end starts no new line). */
+function lineCount(text: string, eol: string | undefined): number {
+  let lines = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i];
+    if (eol ? c === eol : c === "\n" || (c === "\r" && text[i + 1] !== "\n")) lines += 1;
+  }
+  const last = text[text.length - 1];
+  return text.length > 0 && !(eol ? last === eol : last === "\n" || last === "\r") ? lines + 1 : lines;
 }
 
 /**

@@ -15,7 +15,11 @@ function random(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T, int: (n: number) => Math.floor(next() * n) };
+  return {
+    next,
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
+    int: (n: number) => Math.floor(next() * n),
+  };
 }
 
 const VALUES: Record<string, string[]> = {
@@ -72,12 +76,31 @@ function generate(seed: number): Generated {
     { parse_dates: [0] },
     { comment: "#" },
     { names: Array.from({ length: width }, (_, i) => `n${i}`) },
+    { header: 1 },
+    { quoting: 3 },
+    { doublequote: false },
+    { dtype: { [names[0] ?? "a"]: "Int64" } },
+    { dtype: { [names[0] ?? "a"]: "boolean" } },
+    { dtype: { [names[0] ?? "a"]: "float32" } },
+    { dtype: { [names[0] ?? "a"]: "category" } },
+    { dtype: { [names[0] ?? "a"]: "int64" } },
+    { na_values: { [names[0] ?? "a"]: ["1", "x"] } },
+    { usecols: [names[width - 1] ?? "a"] },
+    { thousands: "," },
+    { prefix: "c", header: null },
+    { parse_dates: [names[0] ?? "a"] },
   ]);
   Object.assign(options, extra);
-  return { title: `seed ${seed}: ${width}x${height} ${kinds.join("/")} ${JSON.stringify(options)}`, text: `${lines.join("\n")}\n`, options };
+  return {
+    title: `seed ${seed}: ${width}x${height} ${kinds.join("/")} ${JSON.stringify(options)}`,
+    text: `${lines.join("\n")}\n`,
+    options,
+  };
 }
 
-const CASES = Array.from({ length: 80 }, (_, i) => generate(1000 + i));
+// skipfooter is left to pandas-csv.test.ts: pandas reads it with its python engine, whose typing of some
+// columns (and of files ending in blank lines) differs from its C parser's in ways not reproduced here.
+const CASES = Array.from({ length: 120 }, (_, i) => generate(1000 + i));
 
 describe.skipIf(!PANDAS_PYTHON)(`generated CSV x options against pandas${PANDAS_SKIP_REASON}`, () => {
   let gw: TestGateway;
