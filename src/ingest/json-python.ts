@@ -61,23 +61,46 @@ export const NAT_STRINGS = new Set(["", "NaT", "nat", "NAT", "nan", "NaN", "NAN"
 
 export type ParsedDate = { ns: bigint; offset: number | null };
 
+const TIME = "(?:[T ](\\d{2})(?::?(\\d{2})(?::?(\\d{2})(?:\\.(\\d{1,9}))?)?)?)?";
+const ZONE = "\\s*(Z|[+-]\\d{2}(?::?\\d{2})?)?";
+/** 2020-01-02, 2020/1/2, 20200102, each with an optional time and zone. */
+const YEAR_FIRST = new RegExp(`^(\\d{4})(?:([-/])(\\d{1,2})\\2(\\d{1,2})|(\\d{2})(\\d{2}))${TIME}${ZONE}$`);
+/** 01/02/2020 (month first, as dateutil reads it; day first when the first number cannot be a month). */
+const MONTH_FIRST = new RegExp(`^(\\d{1,2})/(\\d{1,2})/(\\d{4})${TIME}$`);
+
 /**
- * An ISO 8601 date or date-time as pandas' to_datetime reads it: YYYY-MM-DD or YYYYMMDD, then optionally
- * T or a space and HH:MM[:SS[.fraction]], then optionally Z or an offset. Other forms (which pandas reads
- * with dateutil) are not read: undefined.
+ * A date or date-time as pandas' to_datetime reads it, for the common forms: ISO 8601 (with - or /, or
+ * compact), then optionally T or a space and HH[:MM[:SS[.fraction]]], then optionally Z or an offset; and
+ * M/D/YYYY with an optional time. Other forms (which pandas reads with dateutil) are not read: undefined.
  */
 export function parseIsoDate(text: string): ParsedDate | undefined {
-  const m = /^(\d{4})-?(\d{2})-?(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?\s*(Z|[+-]\d{2}(?::?\d{2})?)?$/.exec(
-    text.trim(),
-  );
-  if (!m) return undefined;
-  const [, y, mo, d, h = "0", mi = "0", s = "0", frac = "", zone] = m;
-  const month = Number(mo);
-  const day = Number(d);
-  if (month < 1 || month > 12 || day < 1 || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
-  const ms = Date.UTC(Number(y), month - 1, day, Number(h), Number(mi), Number(s));
-  const check = new Date(ms);
-  if (check.getUTCDate() !== day || check.getUTCMonth() !== month - 1) return undefined;
+  const t = text.trim();
+  let year: string;
+  let month: string;
+  let day: string;
+  let time: (string | undefined)[];
+  let zone: string | undefined;
+  const y = YEAR_FIRST.exec(t);
+  const m = y ? undefined : MONTH_FIRST.exec(t);
+  if (y) {
+    year = y[1] as string;
+    month = (y[3] ?? y[5]) as string;
+    day = (y[4] ?? y[6]) as string;
+    time = y.slice(7, 11);
+    zone = y[11];
+  } else if (m) {
+    const [first, second] = [Number(m[1]), Number(m[2])];
+    [month, day] = first > 12 && second <= 12 ? [m[2] as string, m[1] as string] : [m[1] as string, m[2] as string];
+    year = m[3] as string;
+    time = m.slice(4, 8);
+  } else return undefined;
+  const [h = "0", mi = "0", sec = "0", frac = ""] = time;
+  const [mo, d] = [Number(month), Number(day)];
+  if (mo < 1 || mo > 12 || d < 1 || Number(h) > 23 || Number(mi) > 59 || Number(sec) > 59) return undefined;
+  const date = new Date(0);
+  date.setUTCFullYear(Number(year), mo - 1, d);
+  date.setUTCHours(Number(h), Number(mi), Number(sec), 0);
+  if (date.getUTCDate() !== d || date.getUTCMonth() !== mo - 1) return undefined;
   let offset: number | null = null;
   if (zone) {
     if (zone === "Z") offset = 0;
@@ -86,6 +109,6 @@ export function parseIsoDate(text: string): ParsedDate | undefined {
       offset = (z?.[1] === "-" ? -1 : 1) * (Number(z?.[2]) * 60 + Number(z?.[3] ?? 0));
     }
   }
-  const ns = BigInt(ms) * 1_000_000n + BigInt(frac.padEnd(9, "0") || "0") - BigInt(offset ?? 0) * 60n * BILLION;
+  const ns = BigInt(date.getTime()) * 1_000_000n + BigInt(frac.padEnd(9, "0") || "0") - BigInt(offset ?? 0) * 60n * BILLION;
   return { ns, offset };
 }
