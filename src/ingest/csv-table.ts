@@ -4,7 +4,6 @@ import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { parseDateColumn } from "./csv-dates.ts";
 import { hintedColumn, inferColumn, type NumberFormat } from "./csv-infer.ts";
-import type { Row } from "./csv-tokenize.ts";
 
 export type TablePlan = {
   header: number | null;
@@ -80,40 +79,88 @@ function pickColumns(names: string[], usecols: string[] | number[]): number[] {
   return names.map((_name, i) => i).filter((i) => wanted.includes(names[i] as string) || wanted.includes(i));
 }
 
-/** The records after the header as a frame, with the pandas dtype names that differ from the Arrow types' own. */
-export function tableFromRows(all: Row[], plan: TablePlan, lineCount: number): { frame: pl.DataFrame; dtypes: Record<string, string> } {
-  let rows = plan.skipRows > 0 ? all.filter((r) => r.line > plan.skipRows) : all;
-  let names: string[];
+const noColumns = () => new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
+
+/**
+ * Takes the records one at a time (skiprows, the header, names, the implicit index, field counts, nrows), keeping
+ * the fields column by column; `finish` types them (skipfooter, usecols, missing markers, parse_dates, dtype,
+ * inference) into a frame, with the pandas dtype names that differ from the Arrow types' own.
+ */
+export function createTableBuilder(plan: TablePlan) {
+  let before = 0;
+  let headerSeen = plan.header === null;
+  let headerFound = false;
+  let names: string[] | undefined = plan.header === null ? plan.names : undefined;
   // Header names before repeats are told apart: pandas applies a dtype given for "a" to "a.1" too.
   let unmangled: string[] = [];
-  if (plan.header !== null) {
-    const header = rows[plan.header];
-    rows = rows.slice(plan.header + 1);
-    // A blank header line names no column.
-    const fields = header && !(header.fields.length === 1 && header.fields[0] === "") ? header.fields : [];
-    names = plan.names ?? mangleNames(fields);
-    if (!plan.names) unmangled = fields.map((f, i) => (f === "" ? `Unnamed: ${i}` : f));
-    if (!header && !plan.names) throw new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
-  } else {
-    const width = rows[0]?.fields.length ?? 0;
-    names = plan.names ?? Array.from({ length: width }, (_, i) => `${plan.prefix ?? ""}${i}`);
-    if (!plan.names && rows.length === 0)
-      throw new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
+  let width = -1;
+  let lead = 0;
+  let most = 0;
+  let columns: (string | null)[][] = [];
+  const lines: number[] = [];
+
+  /** One record; false when no more are wanted (nrows). */
+  function push(fields: string[], line: number): boolean {
+    if (line <= plan.skipRows) return true;
+    if (!headerSeen) {
+      if (before < (plan.header as number)) {
+        before += 1;
+        return true;
+      }
+      headerSeen = true;
+      headerFound = true;
+      // A blank header line names no column.
+      const named = fields.length === 1 && fields[0] === "" ? [] : fields;
+      names = plan.names ?? mangleNames(named);
+      if (!plan.names) unmangled = named.map((f, i) => (f === "" ? `Unnamed: ${i}` : f));
+      return true;
+    }
+    if (plan.nRows !== undefined && lines.length >= plan.nRows) return false;
+    if (width < 0) {
+      names ??= Array.from({ length: fields.length }, (_, i) => `${plan.prefix ?? ""}${i}`);
+      // Data rows wider than the names: pandas makes the leading fields the index, which a table here does not keep.
+      width = Math.max(names.length, fields.length);
+      lead = width - names.length;
+      columns = names.map(() => []);
+    }
+    if (fields.length > width) {
+      throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${line}, saw ${fields.length}`, line);
+    }
+    if (fields.length > most) most = fields.length;
+    for (let j = 0; j < columns.length; j += 1) (columns[j] as (string | null)[]).push(fields[j + lead] ?? null);
+    lines.push(line);
+    return true;
   }
-  // Data rows wider than the names: pandas makes the leading fields the index, which a table here does not keep.
-  const width = Math.max(names.length, rows[0]?.fields.length ?? 0);
-  const lead = width - names.length;
-  if (plan.names && plan.header === null && rows.length > 0) {
-    const most = Math.max(...rows.map((r) => r.fields.length));
-    if (most < names.length) throw parseFailed(`Too many columns specified: expected ${names.length} and found ${most}`);
+
+  function finish(lineCount: number): { frame: pl.DataFrame; dtypes: Record<string, string> } {
+    if (plan.header !== null && !headerFound && !plan.names) throw noColumns();
+    if (plan.header === null && !plan.names && width < 0) throw noColumns();
+    const all = names ?? plan.names ?? [];
+    if (width < 0) columns = all.map(() => []);
+    if (plan.names && plan.header === null && lines.length > 0 && most < all.length) {
+      throw parseFailed(`Too many columns specified: expected ${all.length} and found ${most}`);
+    }
+    let height = lines.length;
+    // skipfooter counts the file's last lines, blank ones included (pandas' python engine reads it so).
+    if (plan.skipFooter > 0) height = lines.filter((l) => l <= lineCount - plan.skipFooter).length;
+    return typeColumns(
+      all,
+      unmangled,
+      columns.map((c) => (c.length > height ? c.slice(0, height) : c)),
+      plan,
+    );
   }
-  for (const row of rows) {
-    if (row.fields.length > width)
-      throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${row.line}, saw ${row.fields.length}`, row.line);
-  }
-  if (plan.nRows !== undefined) rows = rows.slice(0, plan.nRows);
-  // skipfooter counts the file's last lines, blank ones included (pandas' python engine reads it so).
-  if (plan.skipFooter > 0) rows = rows.filter((r) => r.line <= lineCount - plan.skipFooter);
+
+  return { push, finish };
+}
+
+function typeColumns(
+  names: string[],
+  unmangled: string[],
+  columns: (string | null)[][],
+  plan: TablePlan,
+): { frame: pl.DataFrame; dtypes: Record<string, string> } {
+  const height = columns[0]?.length ?? 0;
   const kept = plan.usecols ? pickColumns(names, plan.usecols) : names.map((_, i) => i);
   const dateColumns = new Set(
     Array.isArray(plan.parseDates)
@@ -131,7 +178,9 @@ export function tableFromRows(all: Row[], plan: TablePlan, lineCount: number): {
   const dtypes: Record<string, string> = {};
   for (const [position, index] of kept.entries()) {
     const name = names[index] as string;
-    const raw = rows.map((r) => r.fields[index + lead] ?? null);
+    const raw = columns[index] ?? [];
+    // Each column's text is let go once typed.
+    columns[index] = [];
     const values = plan.na.filter ? [...raw] : raw;
     if (plan.na.filter) markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
     // dtype keys that name no column are ignored, as pandas ignores them.
@@ -140,7 +189,7 @@ export function tableFromRows(all: Row[], plan: TablePlan, lineCount: number): {
       ("all" in hints
         ? hints.all
         : "byColumn" in hints
-          ? (hints.byColumn[name] ?? (rows.length > 0 ? hints.byColumn[unmangled[index] ?? name] : undefined))
+          ? (hints.byColumn[name] ?? (height > 0 ? hints.byColumn[unmangled[index] ?? name] : undefined))
           : hints.byPosition[index]);
     // pandas leaves an empty column (a header-only file) as object.
     if (dateColumns.has(name) && values.length > 0) {

@@ -21,10 +21,31 @@ export type Row = { fields: string[]; line: number };
 const failed = (message: string, line: number) =>
   new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, { details: { format: "csv", row: line } });
 
-/** Splits text into records (the first `limit` of them). The text's leading byte-order mark is dropped, as pandas does. */
+/** Line ends in a quoted part (\r\n once), for the line numbers of pandas' messages. */
+function countLineEnds(part: string): number {
+  let count = 0;
+  for (let at = part.indexOf("\n"); at !== -1; at = part.indexOf("\n", at + 1)) count += 1;
+  for (let at = part.indexOf("\r"); at !== -1; at = part.indexOf("\r", at + 1)) if (part[at + 1] !== "\n") count += 1;
+  return count;
+}
+
+/** The first `limit` records of the text. */
 export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSITIVE_INFINITY): Row[] {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
   const rows: Row[] = [];
+  tokenizeEach(input, o, (fields, line) => {
+    rows.push({ fields, line });
+    return rows.length < limit;
+  });
+  return rows;
+}
+
+/**
+ * Hands each record of the text to `onRow`, in order, until it answers false. The text's leading byte-order
+ * mark is dropped, as pandas does.
+ */
+export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: string[], line: number) => boolean): void {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  let count = 0;
   const whitespace = o.sep === "whitespace";
   const n = text.length;
   let i = 0;
@@ -37,7 +58,12 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
     line += 1;
   };
   const isSpace = (c: string | undefined) => c === " " || c === "\t";
-  while (i < n && rows.length < limit) {
+  const escape = (c: string) => c.replace(/[\\^\]-]/g, "\\$&");
+  const specials = [whitespace ? " \t" : o.sep, o.eol ?? "\n\r", o.comment ?? ""].join("");
+  /** The characters that end plain text in a field. */
+  const special = new RegExp(`[${[...specials].map(escape).join("")}]`, "g");
+  let going = true;
+  while (i < n && going) {
     const start = line;
     // Start of a record: blank lines and comment lines.
     if (whitespace) while (i < n && isSpace(text[i])) i += 1;
@@ -45,7 +71,10 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
     let c = text[i] as string;
     if (isEol(c)) {
       endLine();
-      if (!o.skipBlankLines) rows.push({ fields: [""], line: start });
+      if (!o.skipBlankLines) {
+        going = onRow([""], start);
+        count += 1;
+      }
       continue;
     }
     if (o.comment && c === o.comment) {
@@ -59,7 +88,7 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
     let done = false;
     while (!done) {
       if (i >= n) {
-        if (state === "quoted") throw failed(`EOF inside string starting at row ${rows.length + 1}`, start);
+        if (state === "quoted") throw failed(`EOF inside string starting at row ${count + 1}`, start);
         fields.push(field);
         break;
       }
@@ -100,19 +129,26 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
             if (i < n) endLine();
             done = true;
           } else {
-            field += c;
-            i += 1;
+            // Plain text up to the next character that means something here, in one slice.
+            special.lastIndex = i + 1;
+            const next = special.test(text) ? special.lastIndex - 1 : n;
+            field += text.slice(i, next);
+            i = next;
           }
           break;
         case "quoted":
           if (c === o.quote) {
             // Without doublequote the quote only closes the quoted part; what follows is read as plain text.
             state = o.doublequote ? "quote-in-quoted" : "field";
+            i += 1;
           } else {
-            field += c;
-            if (c === "\n" || (c === "\r" && text[i + 1] !== "\n")) line += 1;
+            const close = text.indexOf(o.quote as string, i);
+            const end = close === -1 ? n : close;
+            const part = text.slice(i, end);
+            field += part;
+            line += countLineEnds(part);
+            i = end;
           }
-          i += 1;
           break;
         case "quote-in-quoted":
           if (c === o.quote) {
@@ -125,7 +161,7 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
           break;
       }
     }
-    rows.push({ fields, line: start });
+    going = onRow(fields, start);
+    count += 1;
   }
-  return rows;
 }

@@ -8,8 +8,8 @@ import { AppError } from "../errors/app-error.ts";
 import { GiveUp, readCsvInChunks } from "./csv-chunks.ts";
 import { type CsvPlan, planCsv } from "./csv-options.ts";
 import { NeedsTokenizer, pandasFixups } from "./csv-post.ts";
-import { tableFromRows } from "./csv-table.ts";
-import { tokenize } from "./csv-tokenize.ts";
+import { createTableBuilder } from "./csv-table.ts";
+import { tokenize, tokenizeEach } from "./csv-tokenize.ts";
 import { markPandasDtypes } from "./dtype-names.ts";
 import type { Options } from "./option-readers.ts";
 import { transcodeToUtf8 } from "./transcode.ts";
@@ -18,7 +18,7 @@ import { transcodeToUtf8 } from "./transcode.ts";
 export const INFER_ROWS = 10_000;
 
 /** CSV read by our tokenizer is held in memory as text: larger uploads with parser options are refused. */
-export const MAX_TOKENIZED_BYTES = 256 << 20;
+export const MAX_TOKENIZED_BYTES = 128 << 20;
 
 /**
  * The line count of a file plus one: an inference length that covers every row. nodejs-polars turns a
@@ -109,7 +109,10 @@ async function readTokenized(file: string, plan: CsvPlan, scratch: string): Prom
   let bytes: Buffer = await readFile(source);
   if (plan.byteRange) bytes = byteRange(bytes, plan.byteRange, plan.table.header !== null);
   const text = bytes.toString("utf8");
-  const { frame, dtypes } = tableFromRows(tokenize(text, plan.tokenize), plan.table, lineCount(text, plan.tokenize.eol));
+  bytes = Buffer.alloc(0);
+  const table = createTableBuilder(plan.table);
+  tokenizeEach(text, plan.tokenize, table.push);
+  const { frame, dtypes } = table.finish(plan.table.skipFooter > 0 ? lineCount(text, plan.tokenize.eol) : 0);
   return markPandasDtypes(frame, dtypes);
 }
 
