@@ -58,10 +58,10 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
     line += 1;
   };
   const isSpace = (c: string | undefined) => c === " " || c === "\t";
-  const escape = (c: string) => c.replace(/[\\^\]-]/g, "\\$&");
+  const inClass = (c: string) => c.replace(/[\\^\]-]/g, "\\$&");
   const specials = [whitespace ? " \t" : o.sep, o.eol ?? "\n\r", o.comment ?? ""].join("");
   /** The characters that end plain text in a field. */
-  const special = new RegExp(`[${[...specials].map(escape).join("")}]`, "g");
+  const special = new RegExp(`[${[...specials].map(inClass).join("")}]`, "g");
   let going = true;
   while (i < n && going) {
     const start = line;
