@@ -192,3 +192,28 @@ describe.skipIf(!PANDAS_PYTHON)(`cudf's forms of read_csv options, against panda
     expect(direct).toEqual(pandas);
   });
 });
+
+describe.skipIf(!PANDAS_PYTHON)(`large CSV read a chunk at a time, against pandas${PANDAS_SKIP_REASON}`, () => {
+  let gw: TestGateway;
+  let token: string;
+  beforeAll(async () => {
+    // Small chunks, so a file of a few hundred kilobytes read with default options goes through csv-chunks.ts.
+    gw = await createTestGateway("sqlite", { CSV_CHUNK_BYTES: "65536" });
+    token = await gw.login();
+  });
+  afterAll(() => gw?.close());
+
+  it("types columns as pandas does over every chunk: a late missing integer, blank and repeated names, spaces, booleans", async () => {
+    const lines = ["id,,id,amount,flag,big"];
+    for (let i = 0; i < 30_000; i += 1) {
+      const amount = i === 25_000 ? "" : i % 7 === 0 ? ` ${i} ` : String(i);
+      lines.push(`${i},n${i % 13},${-i},${amount},${i % 2 === 0 ? "True" : "false"},${i * 1_000_003}`);
+    }
+    const request = { format: "csv" as const, bytes: `${lines.join("\n")}\n` };
+    const pandas = (await pandasReadMany([request]))[0] as Reading;
+    expect(pandas.ok && pandas.dtypes).toEqual(["int64", "object", "int64", "float64", "bool", "int64"]);
+    const { file, direct } = await readAllWays(gw, token, request, pandas);
+    expect(file).toEqual(pandas);
+    expect(direct).toEqual(pandas);
+  });
+});
