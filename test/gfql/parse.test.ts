@@ -85,8 +85,8 @@ describe("parseGfql refuses", () => {
 
   it("bad query strings, unimplemented Calls, RemoteGraph and unknown where aliases", () => {
     expect(fail([{ type: "Node", query: "age >" }])).toMatchObject({ path: "chain[0].query" });
-    expect(fail([{ type: "Edge", direction: "forward", edge_query: "w.str.len() > 1" }]).message).toMatch(
-      /^\[E205\] attribute and method access \('\.str'\) is not supported/,
+    expect(fail([{ type: "Edge", direction: "forward", edge_query: "w[0] > 1" }]).message).toMatch(
+      /^\[E205\] indexing is not supported at column 2 of the query string \(at chain\[0\]\.edge_query\)/,
     );
     expect(fail([{ type: "Call", function: "umap", params: {} }]).message).toMatch(/^\[unsupported-call\] 'umap' is not supported yet/);
     expect(fail({ type: "Let", bindings: { r: { type: "RemoteGraph", dataset_id: "x" } } })).toMatchObject({

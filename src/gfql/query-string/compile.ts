@@ -6,18 +6,9 @@
 
 import pl from "nodejs-polars";
 import { col, dtypeOf } from "../graph-frames.ts";
+import { type CallContext, compileCall, type Kind, type Lit, type Val } from "./methods.ts";
 import type { ArithOp, CmpOp, QNode, QueryExpr } from "./parse.ts";
 import { queryError } from "./tokenize.ts";
-
-type Lit = number | string | boolean | null;
-type Kind = "int" | "float" | "string" | "bool" | "temporal" | "null" | "other";
-type Val =
-  | { c: "const"; value: Lit; pos: number }
-  | { c: "list"; values: Lit[]; pos: number }
-  /** A column or arithmetic over columns: may hold missing values. */
-  | { c: "expr"; expr: pl.Expr; kind: Kind; pos: number }
-  /** A condition: true or false on every row, never missing. */
-  | { c: "cond"; expr: pl.Expr; pos: number };
 
 function kindOfColumn(df: pl.DataFrame, name: string): Kind {
   let variant: string;
@@ -68,6 +59,13 @@ function divided(node: QNode, under: boolean, out: Set<string>): Set<string> {
     case "list":
       for (const n of node.items) divided(n, under, out);
       break;
+    case "attr":
+      divided(node.target, under, out);
+      break;
+    case "call":
+      divided(node.callee, under, out);
+      for (const n of [...node.args, ...Object.values(node.kwargs)]) divided(n, under, out);
+      break;
     case "unary":
       divided(node.arg, under, out);
       break;
@@ -85,8 +83,8 @@ function divided(node: QNode, under: boolean, out: Set<string>): Set<string> {
   return out;
 }
 
-class Compiler {
-  private readonly df: pl.DataFrame;
+class Compiler implements CallContext {
+  readonly df: pl.DataFrame;
   private readonly path: string;
   /** Integer columns read as floats everywhere in the query (numexpr then evaluates every occurrence as float). */
   private readonly floated: ReadonlySet<string>;
@@ -96,7 +94,7 @@ class Compiler {
     this.floated = floated;
   }
 
-  private fail(message: string, pos: number, code = "E205"): never {
+  fail(message: string, pos: number, code = "E205"): never {
     throw queryError(message, pos, this.path, code);
   }
 
@@ -118,6 +116,15 @@ class Compiler {
         return this.arith(node.op, this.value(node.left), this.value(node.right), node.pos);
       case "cmp":
         return this.comparison(node);
+      case "attr":
+        return this.fail(
+          node.name === "str"
+            ? "'.str' needs a method: .str.contains(), .str.startswith(), ..."
+            : `attribute '.${node.name}' is not supported`,
+          node.pos,
+        );
+      case "call":
+        return compileCall(this, node);
       case "logic": {
         const conds = node.args.map((a) => this.cond(this.value(a)));
         const expr = conds.reduce((acc, c) => (node.op === "and" ? acc.and(c) : acc.or(c)));
@@ -139,7 +146,7 @@ class Compiler {
   }
 
   /** A list item: a literal, or a sign applied to a number. */
-  private literal(node: QNode): Lit {
+  literal(node: QNode): Lit {
     const v = this.value(node);
     if (v.c !== "const") this.fail("list items must be literals (numbers, strings, True, False, None)", node.pos);
     return v.value;
@@ -308,7 +315,7 @@ class Compiler {
   }
 
   /** Whether the value is one of `values` (pandas isin: only values of a comparable type can match; None matches missing). */
-  private member(v: Val, values: Lit[], pos: number): pl.Expr {
+  member(v: Val, values: Lit[], pos: number): pl.Expr {
     if (v.c === "const") {
       return pl.lit(
         values.some(
@@ -349,6 +356,10 @@ function readsColumn(node: QNode, df: pl.DataFrame): boolean {
       return node.operands.some((n) => readsColumn(n, df));
     case "logic":
       return node.args.some((n) => readsColumn(n, df));
+    case "attr":
+      return readsColumn(node.target, df);
+    case "call":
+      return readsColumn(node.callee, df) || node.args.some((n) => readsColumn(n, df));
     default:
       return false;
   }

@@ -19,7 +19,10 @@ export type QNode =
   | { k: "unary"; op: "-" | "+" | "~" | "not"; arg: QNode; pos: number }
   | { k: "arith"; op: ArithOp; left: QNode; right: QNode; pos: number }
   | { k: "cmp"; ops: CmpOp[]; opPos: number[]; operands: QNode[]; pos: number }
-  | { k: "logic"; op: "and" | "or"; args: QNode[]; pos: number };
+  | { k: "logic"; op: "and" | "or"; args: QNode[]; pos: number }
+  /** `target.name` (only as the callee of a method call, or `.str`) */
+  | { k: "attr"; target: QNode; name: string; pos: number }
+  | { k: "call"; callee: QNode; args: QNode[]; kwargs: Record<string, QNode>; pos: number };
 
 /** A parsed query string: its text (for messages) and tree. */
 export type QueryExpr = { source: string; tree: QNode };
@@ -50,6 +53,7 @@ class Parser {
     return t.t === "kw" && t.v === v;
   }
   private fail(message: string, t: Token = this.peek()): never {
+    if (t.t === "op" && t.v === "=") throw queryError("assignment is not supported", t.pos, this.path);
     throw queryError(message, t.pos, this.path);
   }
   private describe(t: Token): string {
@@ -158,17 +162,47 @@ class Parser {
     return { k: "arith", op: "**", left: base, right: this.unary(), pos: t.pos };
   }
 
+  /** An atom and its trailers: `.name` and `(args)`; the compiler says which methods and functions exist. */
   private primary(): QNode {
-    const node = this.atom();
-    const t = this.peek();
-    if (t.t === "op" && t.v === ".") {
-      const attr = this.tokens[this.i + 1];
-      const what = attr?.t === "name" ? `'.${attr.v}'` : "'.'";
-      this.fail(`attribute and method access (${what}) is not supported; use filter_dict predicates such as Contains for string tests`);
+    let node = this.atom();
+    for (;;) {
+      const t = this.peek();
+      if (t.t === "op" && t.v === ".") {
+        this.next();
+        const name = this.next();
+        if (name.t !== "name") this.fail("expected a method name after '.'", name);
+        node = { k: "attr", target: node, name: (name as Token & { v: string }).v, pos: name.pos };
+      } else if (t.t === "op" && t.v === "(") {
+        this.next();
+        node = { k: "call", callee: node, ...this.callArgs(), pos: t.pos };
+      } else if (t.t === "op" && t.v === "[") {
+        this.fail("indexing is not supported");
+      } else {
+        return node;
+      }
     }
-    if (t.t === "op" && t.v === "(") this.fail("function calls are not supported");
-    if (t.t === "op" && t.v === "[") this.fail("indexing is not supported");
-    return node;
+  }
+
+  private callArgs(): { args: QNode[]; kwargs: Record<string, QNode> } {
+    const args: QNode[] = [];
+    const kwargs: Record<string, QNode> = {};
+    while (!this.isOp(")")) {
+      const t = this.peek();
+      const eq = this.tokens[this.i + 1];
+      if (t.t === "name" && eq?.t === "op" && eq.v === "=") {
+        this.next();
+        this.next();
+        if (t.v in kwargs) this.fail(`keyword argument '${t.v}' repeated`, t);
+        kwargs[t.v] = this.or();
+      } else {
+        if (Object.keys(kwargs).length > 0) this.fail("a positional argument cannot follow keyword arguments", t);
+        args.push(this.or());
+      }
+      if (!this.isOp(",")) break;
+      this.next();
+    }
+    this.expect(")");
+    return { args, kwargs };
   }
 
   private items(close: string): QNode[] {

@@ -48,11 +48,10 @@ const REFUSED_KEYWORDS = new Set([
   "break",
   "continue",
 ]);
-/** Longest first, so `**` is not read as two `*`. */
-const OPERATORS = ["**", "//", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", "%", "&", "|", "~", "(", ")", "[", "]", ",", "."];
+/** Longest first, so `**` is not read as two `*`. `=` only names a keyword argument (the parser refuses assignment). */
+const OPERATORS = ["**", "//", "==", "!=", "<=", ">=", "<", ">", "=", "+", "-", "*", "/", "%", "&", "|", "~", "(", ")", "[", "]", ",", "."];
 const REFUSED_OPERATORS: Record<string, string> = {
   "@": "local variables (@name) are not supported",
-  "=": "assignment is not supported",
   "^": "'^' (exclusive or) is not supported",
   "<<": "bit shifts are not supported",
   ">>": "bit shifts are not supported",

@@ -88,8 +88,33 @@ function numericColumn(r: R, depth: number): string {
   return /[ijf]/.test(e) ? e : r.pick(["i", "j", "f"]);
 }
 
+/** A method call (pandas takes only plain constants as their arguments: no negative numbers). */
+function methodCall(r: R): string {
+  const pat = r.pick(["'a'", "'b'", "'B'", "'a.'", "'^a'"]);
+  const na = r.pick(["", ", na=False", ", na=True"]);
+  switch (r.int(0, 7)) {
+    case 0:
+      return `s.str.contains(${pat}${r.pick(["", ", case=False", ", regex=False"])}${na})`;
+    case 1:
+      return `s.str.${r.pick(["startswith", "endswith"])}(${r.pick(["'a'", "'b'", "'B'"])}${na})`;
+    case 2:
+      return `s.str.len() ${r.pick(CMP)} ${r.pick(["1", "2"])}`;
+    case 3:
+      return `${r.pick(["f", "s", "i"])}.${r.pick(["isna", "isnull", "notna", "notnull"])}()`;
+    case 4:
+      return `${r.pick(["i", "j", "f"])}.isin([${r.pick(["1, 2", "0", "2.5, 3"])}])`;
+    case 5:
+      return `${r.pick(["i", "f"])}.between(${r.pick(["0, 2", "1, 3.5", "0.5, 1"])}${r.pick(["", ", inclusive='neither'", ", inclusive='left'", ", inclusive='right'"])})`;
+    case 6:
+      return `abs(${r.pick(["i", "f"])}) ${r.pick(CMP)} ${r.pick(["1", "2", "1.5"])}`;
+    default:
+      return `${r.pick(["i", "f"])}.abs() ${r.pick(CMP)} ${r.pick(["1", "2"])}`;
+  }
+}
+
 function comparison(r: R): string {
   const roll = r.next();
+  if (roll < 0.12) return methodCall(r);
   if (roll < 0.35) return `${numericColumn(r, 2)} ${r.pick(CMP)} ${numeric(r, 1)}`;
   if (roll < 0.45) {
     return `${numeric(r, 0)} ${r.pick(["<", "<="])} ${numericColumn(r, 1)} ${r.pick(["<", "<=", "!="])} ${numeric(r, 0)}`;
@@ -169,6 +194,7 @@ describe.skipIf(PYTHON === undefined)("DataFrame.query strings against real pand
     const { answers } = JSON.parse(run.stdout) as { answers: PandasAnswer[][] };
     let agreed = 0;
     let refusedByBoth = 0;
+    let callsAgreed = 0; // queries with method calls that both answered
     const mismatches: string[] = [];
     frames.forEach(({ columns, queries }, fi) => {
       const g = graphOf(columns);
@@ -176,8 +202,10 @@ describe.skipIf(PYTHON === undefined)("DataFrame.query strings against real pand
         const want = answers[fi]?.[qi] as PandasAnswer;
         const got = ours(g, q);
         if ("error" in want && "error" in got) refusedByBoth++;
-        else if ("rows" in want && "rows" in got && JSON.stringify(want.rows) === JSON.stringify(got.rows)) agreed++;
-        else {
+        else if ("rows" in want && "rows" in got && JSON.stringify(want.rows) === JSON.stringify(got.rows)) {
+          agreed++;
+          if (q.includes("(") && /[a-z]\(/.test(q)) callsAgreed++;
+        } else {
           const rows = "rows" in want ? want.rows : [];
           const differ = [...new Set([...rows, ...("rows" in got ? got.rows : [])])].filter(
             (k) => !("rows" in want && "rows" in got) || want.rows.includes(k) !== got.rows.includes(k),
@@ -193,5 +221,6 @@ describe.skipIf(PYTHON === undefined)("DataFrame.query strings against real pand
     // the generator must exercise both outcomes
     expect(agreed).toBeGreaterThan(250);
     expect(refusedByBoth).toBeGreaterThan(5);
+    expect(callsAgreed).toBeGreaterThan(30);
   });
 });
