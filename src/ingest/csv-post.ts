@@ -14,7 +14,7 @@ export class NeedsTokenizer extends Error {}
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
 
 /** A text column typed as pandas would: integers (float64 with a missing value), floats, booleans; else text. */
-function typeText(frame: pl.DataFrame, column: string): pl.DataFrame {
+function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataFrame {
   const series = frame.getColumn(column);
   // No rows: object, as pandas reads a header-only file. Rows that are all missing: float64.
   if (series.length === 0) return frame;
@@ -24,11 +24,11 @@ function typeText(frame: pl.DataFrame, column: string): pl.DataFrame {
     return frame.withColumns(stripped.cast(pl.Int64, true).alias(column));
   } catch {
     // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
-    if (series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
+    if (exact && series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
   }
   try {
     const typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
-    if (pandasMightRoundOtherwise(typed.getColumn(column))) throw new NeedsTokenizer(column);
+    if (exact && pandasMightRoundOtherwise(typed.getColumn(column))) throw new NeedsTokenizer(column);
     return typed;
   } catch (error) {
     if (error instanceof NeedsTokenizer) throw error;
@@ -55,8 +55,8 @@ function pandasMightRoundOtherwise(series: pl.Series): boolean {
 }
 
 /** Integers beyond int64 (polars' Int128): uint64 when all fit, else text, as pandas keeps them. */
-function wideIntegers(frame: pl.DataFrame, column: string): pl.DataFrame {
-  if (frame.getColumn(column).nullCount() > 0) throw new NeedsTokenizer(column);
+function wideIntegers(frame: pl.DataFrame, column: string, exact: boolean): pl.DataFrame {
+  if (exact && frame.getColumn(column).nullCount() > 0) throw new NeedsTokenizer(column);
   try {
     return frame.withColumns(pl.col(column).cast(pl.UInt64, true).alias(column));
   } catch {
@@ -66,24 +66,25 @@ function wideIntegers(frame: pl.DataFrame, column: string): pl.DataFrame {
 
 /**
  * polars' default read made pandas': `header` is the header record as pandas reads it (raw names). Throws
- * NeedsTokenizer where only the raw text can say what pandas would hold.
+ * NeedsTokenizer where only the raw text can say what pandas would hold (unless `exact` is false: files too large
+ * for the tokenizer keep polars' reading there: its correctly rounded floats, uint64 for wide integers).
  */
-export function pandasFixups(input: pl.DataFrame, header: string[]): pl.DataFrame {
+export function pandasFixups(input: pl.DataFrame, header: string[], exact = true): pl.DataFrame {
   let frame = input;
   const names = mangleNames(header.length === frame.width ? header : frame.columns);
   if (names.some((n, i) => n !== frame.columns[i]))
     frame = frame.rename(Object.fromEntries(frame.columns.map((c, i) => [c, names[i] ?? c])));
   for (const column of frame.columns) {
     const variant = variantOf(frame, column);
-    if (variant === "Float64" && pandasMightRoundOtherwise(frame.getColumn(column))) throw new NeedsTokenizer(column);
+    if (exact && variant === "Float64" && pandasMightRoundOtherwise(frame.getColumn(column))) throw new NeedsTokenizer(column);
     if (variant === "String") {
       const marked = frame.getColumn(column).isIn(MARKERS);
       if (marked.any()) {
         frame = frame.withColumns(pl.when(pl.col(column).isIn(MARKERS)).then(pl.lit(null)).otherwise(pl.col(column)).alias(column));
       }
-      frame = typeText(frame, column);
+      frame = typeText(frame, column, exact);
     } else if (variant === "Int128" || variant === "UInt128") {
-      frame = wideIntegers(frame, column);
+      frame = wideIntegers(frame, column, exact);
     }
     // pandas holds an integer column with a missing value as float64.
     if (INTEGER.has(variantOf(frame, column)) && frame.getColumn(column).nullCount() > 0) {

@@ -67,10 +67,12 @@ export async function readCsv(file: string, options: Options, compression: strin
     await symlink(path.resolve(file), source);
     const fast = (await readInChunks(source, chunkBytes)) ?? (await readWhole(source));
     if (fast) {
+      const header = await headerFields(source);
+      if ((await stat(source)).size > MAX_TOKENIZED_BYTES) return pandasFixups(fast, header, false);
       try {
-        return pandasFixups(fast, await headerFields(source));
+        return pandasFixups(fast, header);
       } catch (error) {
-        if (!(error instanceof NeedsTokenizer) || (await stat(source)).size > MAX_TOKENIZED_BYTES) throw error;
+        if (!(error instanceof NeedsTokenizer)) throw error;
       }
     }
   }
