@@ -168,10 +168,14 @@ export function hintedColumn(
   if (hint === "category") return { series: pl.Series(name, values as (string | null)[], pl.Utf8).cast(pl.Categorical), dtype: "category" };
   if (lower === "bool" || lower === "boolean") {
     if (hasNull && !nullable) throw parseFailed(name, `Bool column has NA values in column ${position}`);
-    const bools = values.map((v) => (v === null ? null : boolOf(v, f)));
-    const bad = values.find((v, i) => v !== null && bools[i] === undefined);
-    if (bad !== undefined) throw parseFailed(name, `cannot read ${JSON.stringify(bad)} as ${hint}`);
-    return { series: pl.Series(name, bools as (boolean | null)[], pl.Bool), dtype: hint };
+    // Numbers 0 and 1 are False and True to pandas' bool dtypes.
+    const bools = values.map((v) => {
+      if (v === null) return null;
+      const b = boolOf(v, f) ?? { 0: false, 1: true }[String(readFloat(v, decimalOf(f), f.thousands))];
+      if (b === undefined) throw parseFailed(name, `${v} cannot be cast to bool`);
+      return b;
+    });
+    return { series: pl.Series(name, bools, pl.Bool), dtype: hint };
   }
   // numpy's numeric dtypes take a column of booleans as 1 and 0, as pandas does (its nullable ones refuse them).
   const bools = values.map((v) => (v === null ? null : boolOf(v, f)));
@@ -215,6 +219,8 @@ export function hintedColumn(
     if (read.error !== "none") throw parseFailed(name, `cannot safely convert ${JSON.stringify(v)} to ${hint}`);
     const n = BigInt(read.text);
     if (n < range[0] || n > range[1]) throw parseFailed(name, `${v} is out of bounds for ${hint}`);
+    // pandas reads a nullable integer column with a missing value through float64: past 2^53 it refuses.
+    if (hasNull && BigInt(Number(n)) !== n) throw parseFailed(name, "cannot safely cast non-equivalent float64 to int64");
     return read.text;
   });
   return { series: integerSeries(name, ints, type()), dtype: hint };

@@ -127,7 +127,8 @@ export function createTableBuilder(plan: TablePlan) {
       throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${line}, saw ${fields.length}`, line);
     }
     if (fields.length > most) most = fields.length;
-    for (let j = 0; j < columns.length; j += 1) (columns[j] as (string | null)[]).push(fields[j + lead] ?? null);
+    // pandas' tokenizer pads a short row with empty fields (missing by default, "" without the default markers).
+    for (let j = 0; j < columns.length; j += 1) (columns[j] as (string | null)[]).push(fields[j + lead] ?? "");
     lines.push(line);
     return true;
   }
