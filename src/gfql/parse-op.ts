@@ -84,8 +84,8 @@ export function parseEdgeObject(obj: Record<string, unknown>, path: string): Edg
   const maxGiven = optHopCount(obj, "max_hops", path);
   // Hop bounds as documented (language.md, hop.py resolve_hop_bounds): `hops` is shorthand for max_hops and an
   // absent/null `hops` counts as 1 (as the n-e-n fast path and the SDK examples do); to_fixed_point removes the
-  // upper bound unless max_hops is given.
-  const maxHops = toFixedPoint ? (maxGiven ?? null) : (maxGiven ?? hops ?? 1);
+  // upper bound, max_hops included (resolve_hop_bounds: `if to_fixed_point: resolved_max_hops = None`).
+  const maxHops = toFixedPoint ? null : (maxGiven ?? hops ?? 1);
   // min_hops defaults to 1, or 0 when max_hops is 0; a zero-length walk keeps the wavefront node itself
   const minHops = minGiven ?? (maxHops === 0 ? 0 : 1);
   if (maxHops !== null && minHops > maxHops) {
@@ -122,14 +122,20 @@ function parseOutputOptions(obj: Record<string, unknown>, op: EdgeOp, path: stri
   if (outMin !== undefined && outMax !== undefined && outMin > outMax) {
     throw gfqlError("E103", `output_min_hops (${outMin}) exceeds output_max_hops (${outMax})`, path);
   }
-  // ASTEdge._validate_fields compares the output slice with the traversal bounds as given
-  const maxGiven = optHopCount(obj, "max_hops", path);
-  const minGiven = optHopCount(obj, "min_hops", path);
-  if (outMin !== undefined && maxGiven !== undefined && outMin > maxGiven) {
-    throw gfqlError("E103", `output_min_hops (${outMin}) exceeds max_hops (${maxGiven})`, `${path}.output_min_hops`);
+  // resolve_hop_bounds (and ASTEdge._validate_fields, E103) compare the output slice with the resolved traversal bounds
+  if (outMin !== undefined && op.maxHops !== null && outMin > op.maxHops) {
+    throw gfqlError(
+      "E103",
+      `output_min_hops (${outMin}) cannot exceed the max_hops traversal bound (${op.maxHops})`,
+      `${path}.output_min_hops`,
+    );
   }
-  if (outMax !== undefined && minGiven !== undefined && outMax < minGiven) {
-    throw gfqlError("E103", `output_max_hops (${outMax}) is below min_hops (${minGiven})`, `${path}.output_max_hops`);
+  if (outMax !== undefined && outMax < op.minHops) {
+    throw gfqlError(
+      "E103",
+      `output_max_hops (${outMax}) cannot be below the min_hops traversal bound (${op.minHops})`,
+      `${path}.output_max_hops`,
+    );
   }
   if (outMin !== undefined) op.outputMinHops = outMin;
   if (outMax !== undefined) op.outputMaxHops = outMax;

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { executeBoth } from "./engines.ts";
-import { run, sampleGraph } from "./helpers.ts";
+import { errorOf, run, sampleGraph } from "./helpers.ts";
 
 const A = { type: "Node", filter_dict: { id: "a" } };
 const twoHops = (extra: Record<string, unknown>) => [A, { type: "Edge", direction: "forward", hops: 2, ...extra }];
@@ -54,7 +54,9 @@ describe("output slicing", () => {
 
   it("output_max_hops keeps earlier hops", () => {
     expect(run(twoHops({ output_max_hops: 1 }))).toEqual({ nodes: ["a", "b", "c"], edges: ["e0", "e3"] });
-    expect(run(twoHops({ output_min_hops: 3 }))).toEqual({ nodes: [], edges: [] });
+    // past the traversal bound: hop.py resolve_hop_bounds raises ("output_min_hops (3) cannot exceed max_hops
+    // traversal bound (2)"), refused here as E103
+    expect(errorOf(() => run(twoHops({ output_min_hops: 3 }))).message).toMatch(/^\[E103\] output_min_hops \(3\) cannot exceed/);
   });
 });
 

@@ -32,6 +32,8 @@ describe("parseGfql accepts", () => {
     expect(edge({ max_hops: 0 })).toEqual([0, 0, false]);
     expect(edge({ min_hops: 0, max_hops: 2 })).toEqual([0, 2, false]);
     expect(edge({ hops: null, to_fixed_point: true })).toEqual([1, null, true]);
+    // resolve_hop_bounds: to_fixed_point drops the upper bound, a given max_hops too
+    expect(edge({ max_hops: 2, to_fixed_point: true })).toEqual([1, null, true]);
     expect(edge({ label_seeds: false, output_min_hops: null })).toEqual([1, 1, false]);
   });
 
@@ -128,6 +130,12 @@ describe("parseGfql refuses", () => {
     expect(fail([{ type: "Edge", direction: "forward", max_hops: 2, output_min_hops: 3 }])).toMatchObject({
       path: "chain[0].output_min_hops",
       message: expect.stringMatching(/^\[E103\]/),
+    });
+    // against the resolved bound: hops is max_hops, and an absent one is 1
+    expect(fail([{ type: "Edge", direction: "forward", hops: 2, output_min_hops: 3 }])).toMatchObject({ path: "chain[0].output_min_hops" });
+    expect(fail([{ type: "Edge", direction: "forward", output_min_hops: 2 }])).toMatchObject({ path: "chain[0].output_min_hops" });
+    expect(fail([{ type: "Edge", direction: "forward", min_hops: 2, max_hops: 3, output_max_hops: 1 }])).toMatchObject({
+      path: "chain[0].output_max_hops",
     });
     expect(fail([{ type: "Edge", direction: "forward", min_hops: 2, max_hops: 3, output_max_hops: 1 }])).toMatchObject({
       path: "chain[0].output_max_hops",
