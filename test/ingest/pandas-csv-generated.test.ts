@@ -24,10 +24,28 @@ function random(seed: number) {
 
 const VALUES: Record<string, string[]> = {
   int: ["0", "1", "-17", "007", " 42 ", "+3", "9223372036854775807", "18446744073709551615", "123456789012"],
-  float: ["1.5", "-0.25", "1e-3", ".5", "5.", "1E+05", "inf", "-Infinity", " 2.5"],
+  float: ["1.5", "-0.25", "1e-3", ".5", "5.", "1E+05", "inf", "-Infinity", " 2.5", "1,5", "0.1234567890123456789", "1e400"],
   bool: ["True", "false", "TRUE", "False", "true"],
   missing: ["", "NA", "null", "nan", "N/A", "None", "#N/A", "NULL"],
-  text: ["x", "hello world", "a,b", 'say "hi"', "two\nlines", "café", "名前", " padded ", "yes", "no", "-", "1-2"],
+  text: [
+    "x",
+    "hello world",
+    "a,b",
+    'say "hi"',
+    "two\nlines",
+    "café",
+    "名前",
+    " padded ",
+    "yes",
+    "no",
+    "-",
+    "1-2",
+    "a#b",
+    "x;y",
+    "tab\there",
+    '"',
+    "'q'",
+  ],
   date: ["2024-01-02", "2023-12-31 23:59:59", "2000-02-29T12:00:00", "2024-01-02T03:04:05.25", "1999-01-01"],
 };
 const HEADERS = ["a", "b", "a", "", "名前", "x y", "0", "Unnamed: 1", "c.1", "c"];
@@ -58,6 +76,7 @@ function generate(seed: number): Generated {
     if (r.next() < 0.1) lines.push("");
   }
   const options: Record<string, unknown> = sep === "," ? {} : { sep };
+  const variant = r.int(6);
   const extra = r.pick([
     {},
     {},
@@ -91,16 +110,19 @@ function generate(seed: number): Generated {
     { parse_dates: [names[0] ?? "a"] },
   ]);
   Object.assign(options, extra);
-  return {
-    title: `seed ${seed}: ${width}x${height} ${kinds.join("/")} ${JSON.stringify(options)}`,
-    text: `${lines.join("\n")}\n`,
-    options,
-  };
+  // The same rows with CRLF line ends, a byte-order mark, a comment line, a decimal comma, no final line end.
+  let text = `${lines.join("\n")}\n`;
+  if (variant === 0) text = text.replaceAll("\n", "\r\n");
+  if (variant === 1) text = `\ufeff${text}`;
+  if (variant === 2) text = text.replace(/\n(?=.)/, "\n# a comment line\n");
+  if (variant === 3 && sep === ";") Object.assign(options, { decimal: "," });
+  if (variant === 4) text = text.trimEnd();
+  return { title: `seed ${seed}: ${width}x${height} ${kinds.join("/")} v${variant} ${JSON.stringify(options)}`, text, options };
 }
 
 // skipfooter is left to pandas-csv.test.ts: pandas reads it with its python engine, whose typing of some
 // columns (and of files ending in blank lines) differs from its C parser's in ways not reproduced here.
-const CASES = Array.from({ length: 120 }, (_, i) => generate(1000 + i));
+const CASES = Array.from({ length: 150 }, (_, i) => generate(1000 + i));
 
 describe.skipIf(!PANDAS_PYTHON)(`generated CSV x options against pandas${PANDAS_SKIP_REASON}`, () => {
   let gw: TestGateway;
