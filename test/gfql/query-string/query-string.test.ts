@@ -6,6 +6,7 @@
 //   e0 a->b x w1, e1 b->c y w2, e2 c->d x w3, e3 a->c y w4, e4 e->a x w5
 //   ids a..f; type person,person,company,person,bot,person; age 30,20,null,50,10,40; nick Al,bob,null,Dee,e-1,Fay
 
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { parseGfql } from "../../../src/gfql/parse.ts";
 import { errorOf, run } from "../helpers.ts";
@@ -102,6 +103,20 @@ describe("method calls and functions (methods.ts), with pandas' results", () => 
     expect(failRun("nick.str.contains('(?=a)', na=False)").message).toMatch(/lookarounds and backreferences are not supported/);
     expect(failRun("nick.str.contains(1, na=False)").message).toMatch(/^\[E302\] \.str\.contains\(\) needs a string pattern/);
     expect(failRun("age.str.len() > 1").message).toMatch(/^\[E302\] \.str\.len\(\) needs a string column/);
+  });
+});
+
+describe("dates", () => {
+  it("a string compared with a date column is read as a date, as pandas does", () => {
+    const nodes = pl
+      .DataFrame({ id: ["a", "b", "c", "d"], ts: ["2020-01-01", "2021-06-01", null, "2019-05-05"] })
+      .withColumns(pl.col("ts").str.strptime(pl.Datetime("ms"), "%Y-%m-%d").alias("t"));
+    const g = { nodes, edges: pl.DataFrame({ s: ["a"], d: ["b"] }), nodeId: "id", source: "s", destination: "d" };
+    const ids = (query: string) => run([{ type: "Node", query }], g).nodes;
+    expect(ids("t > '2020-03-01'")).toEqual(["b"]);
+    expect(ids("t == '2019-05-05'")).toEqual(["d"]);
+    expect(ids("t != '2020-01-01'")).toEqual(["b", "c", "d"]);
+    expect(errorOf(() => ids("t > 3")).message).toMatch(/^\[E302\] '>' is not supported between date and number/);
   });
 });
 
