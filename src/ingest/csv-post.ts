@@ -23,16 +23,20 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
   try {
     return frame.withColumns(stripped.cast(pl.Int64, true).alias(column));
   } catch {
-    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
-    if (exact && series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
+    // not every value is an int64
   }
+  let typed: pl.DataFrame | undefined;
   try {
-    const typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
-    if (exact && pandasMightRoundOtherwise(typed.getColumn(column))) throw new NeedsTokenizer(column);
-    return typed;
-  } catch (error) {
-    if (error instanceof NeedsTokenizer) throw error;
+    typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
+  } catch {
     // not every value is a number
+  }
+  if (typed) {
+    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text; so may floats.
+    if (exact && (series.dropNulls().str.contains(INTEGER_TEXT).all() || pandasMightRoundOtherwise(typed, column))) {
+      throw new NeedsTokenizer(column);
+    }
+    return typed;
   }
   const lower = series.dropNulls().str.toLowerCase();
   if (lower.isIn(["true", "false"]).all()) return frame.withColumns(pl.col(column).str.toLowerCase().eq(pl.lit("true")).alias(column));
@@ -44,14 +48,22 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
  * polars' correctly rounded one: a value needing more than 15 significant digits, a decimal exponent past
  * +-22, or an infinity (pandas refuses "1e400"). Such columns are read again from their text.
  */
-function pandasMightRoundOtherwise(series: pl.Series): boolean {
-  for (const x of series.dropNulls().toArray() as number[]) {
-    if (x === 0 || Number.isNaN(x)) continue;
-    if (!Number.isFinite(x)) return true;
-    const exponent = Math.floor(Math.log10(Math.abs(x)));
-    if (exponent > 22 || exponent < -22 || Number(x.toPrecision(15)) !== x) return true;
-  }
-  return false;
+function pandasMightRoundOtherwise(frame: pl.DataFrame, column: string): boolean {
+  const c = pl.col(column);
+  // Significant digits of each value's shortest form: no sign, point, exponent, leading or trailing zeros.
+  const digits = c.cast(pl.Utf8).str.replaceAll("e.*$", "").str.replaceAll("[-.]", "").str.replaceAll("^0+|0+$", "").str.lengths();
+  const [flags] = frame
+    .select(
+      digits
+        .gt(15)
+        .or(c.abs().gt(1e22))
+        .or(c.abs().lt(1e-22).and(c.neq(0)))
+        .or(c.isInfinite())
+        .any()
+        .alias("flag"),
+    )
+    .toRecords();
+  return flags?.flag === true;
 }
 
 /** Integers beyond int64 (polars' Int128): uint64 when all fit, else text, as pandas keeps them. */
@@ -76,7 +88,7 @@ export function pandasFixups(input: pl.DataFrame, header: string[], exact = true
     frame = frame.rename(Object.fromEntries(frame.columns.map((c, i) => [c, names[i] ?? c])));
   for (const column of frame.columns) {
     const variant = variantOf(frame, column);
-    if (exact && variant === "Float64" && pandasMightRoundOtherwise(frame.getColumn(column))) throw new NeedsTokenizer(column);
+    if (exact && variant === "Float64" && pandasMightRoundOtherwise(frame, column)) throw new NeedsTokenizer(column);
     if (variant === "String") {
       const marked = frame.getColumn(column).isIn(MARKERS);
       if (marked.any()) {
