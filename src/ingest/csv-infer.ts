@@ -3,7 +3,14 @@ import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { pastInt64 as pastInt64Text, readFloat, readInt64, readUint64 } from "./csv-numbers.ts";
 
-export type NumberFormat = { thousands: string | undefined; decimalComma: boolean; trueValues: string[]; falseValues: string[] };
+export type NumberFormat = {
+  thousands: string | undefined;
+  decimalComma: boolean;
+  trueValues: string[];
+  falseValues: string[];
+  /** quoting=2 (QUOTE_NONNUMERIC): integer columns are float64. */
+  floatsOnly?: boolean;
+};
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -89,7 +96,7 @@ export function inferColumn(
   }
   if (!failure) {
     // An integer column with a missing value (an all-missing one too) is float64 in pandas.
-    return ints.includes(null)
+    return ints.includes(null) || f.floatsOnly
       ? pl.Series(
           name,
           ints.map((v) => (v === null ? null : Number(v))),

@@ -178,6 +178,9 @@ function byteRangeOf(options: Options): [number, number] | undefined {
 
 function sepOf(options: Options): string {
   const whitespace = bool(options, "delim_whitespace") ?? false;
+  if (options.sep !== undefined && options.sep !== null && options.delimiter !== undefined && options.delimiter !== null) {
+    throw refuse("delimiter", "Specified a sep and a delimiter; you can only specify one. (as in pandas)");
+  }
   const given = str(options, "sep") ?? str(options, "delimiter");
   if (whitespace && given !== undefined) {
     throw refuse("delim_whitespace", "Specified a delimiter with both sep and delim_whitespace=True; you can only specify one.");
@@ -200,11 +203,9 @@ export function planCsv(options: Options, compression: string): CsvPlan {
   const quoting = int(options, "quoting");
   if (quoting !== undefined && quoting > 3)
     throw refuse("quoting", "must be 0 (QUOTE_MINIMAL), 1 (QUOTE_ALL), 2 (QUOTE_NONNUMERIC) or 3 (QUOTE_NONE)");
-  if (quoting === 2) throw refuse("quoting", "2 (QUOTE_NONNUMERIC) is not supported; use 0");
   const sep = sepOf(options);
   const decimal = str(options, "decimal") ?? ".";
   if (decimal !== "." && decimal !== ",") throw refuse("decimal", 'must be "." or ","');
-  if (decimal === sep) throw refuse("decimal", "cannot be the separator");
   const thousands = char(options, "thousands");
   const encodingName = (str(options, "encoding") ?? "utf-8").toLowerCase();
   const encoding = ENCODINGS[encodingName];
@@ -240,6 +241,8 @@ export function planCsv(options: Options, compression: string): CsvPlan {
         decimalComma: decimal === ",",
         trueValues: strings(options, "true_values") ?? [],
         falseValues: strings(options, "false_values") ?? [],
+        // QUOTE_NONNUMERIC: pandas reads the numbers of unquoted fields as floats.
+        floatsOnly: quoting === 2,
       },
       parseDates,
       hints: hintsOf(options.dtype),

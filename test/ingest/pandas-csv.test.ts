@@ -75,6 +75,14 @@ const OPTIONS: Case[] = [
   ["true_values and false_values", "a\nyes\nno\n", { true_values: ["yes"], false_values: ["no"] }],
   ["int64 hint refuses a missing value", "a\n1\n\n2\n,\n", { dtype: { a: "int64" }, skip_blank_lines: false }],
   ["float32 and uint8 hints", "a,b\n1.5,3\n2,4\n", { dtype: { a: "float32", b: "uint8" } }],
+  ["quoting=2 reads numbers as floats", 'a,b\n"1",x\n2,"y"\n', { quoting: 2 }],
+  ["sep and delimiter together are refused", "a,b\n1,x\n", { sep: ",", delimiter: ";" }],
+  ["thousands and decimal both a comma", "a;b\n1,5;x\n", { sep: ";", decimal: ",", thousands: "," }],
+  ["nrows=0", "a,b\n1,x\n", { nrows: 0 }],
+  ["skiprows past the end is refused", "a,b\n1,x\n", { skiprows: 5 }],
+  ["bool hints read 0 and 1", "a,b\n0,1\n1,\n", { dtype: { a: "bool", b: "boolean" } }],
+  ["numeric hints read booleans as 1 and 0", "a\nTrue\nfalse\n", { dtype: { a: "float32" } }],
+  ["short rows are padded with empty fields", "a,b,c\n1\nx,y,z\n", { keep_default_na: false }],
 ];
 
 /** The awkward inputs of the issue, read with default options. */
