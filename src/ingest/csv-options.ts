@@ -1,4 +1,4 @@
-// pandas' read_csv options (spec 4.3) checked and mapped onto the polars reader and our post-steps.
+// pandas' read_csv options (spec 4.3) checked and planned: the tokenizer's settings and the table steps (csv-table.ts).
 import { AppError } from "../errors/app-error.ts";
 import { csvHintName } from "./csv-infer.ts";
 import type { NaPlan, TablePlan } from "./csv-table.ts";
