@@ -79,6 +79,9 @@ function pickColumns(names: string[], usecols: string[] | number[]): number[] {
   return names.map((_name, i) => i).filter((i) => wanted.includes(names[i] as string) || wanted.includes(i));
 }
 
+/** Rows kept as JavaScript strings before they move into polars text columns. */
+const BATCH_ROWS = 1 << 18;
+
 const noColumns = () => new AppError("PARSE_FAILED", "No columns to parse from file", { details: { format: "csv" } });
 
 /**
@@ -97,7 +100,16 @@ export function createTableBuilder(plan: TablePlan) {
   let lead = 0;
   let most = 0;
   let columns: (string | null)[][] = [];
+  // Fields already read, a batch of rows at a time, as polars text (more compact than JavaScript strings).
+  let parts: pl.Series[][] = [];
   const lines: number[] = [];
+
+  function flush(): void {
+    columns.forEach((column, j) => {
+      if (column.length > 0) parts[j]?.push(pl.Series("", column, pl.Utf8));
+    });
+    columns = columns.map(() => []);
+  }
 
   /** One record; false when no more are wanted (nrows). */
   function push(fields: string[], line: number): boolean {
@@ -122,6 +134,7 @@ export function createTableBuilder(plan: TablePlan) {
       width = Math.max(names.length, fields.length);
       lead = width - names.length;
       columns = names.map(() => []);
+      parts = names.map(() => []);
     }
     if (fields.length > width) {
       throw parseFailed(`Error tokenizing data. C error: Expected ${width} fields in line ${line}, saw ${fields.length}`, line);
@@ -130,6 +143,7 @@ export function createTableBuilder(plan: TablePlan) {
     // pandas' tokenizer pads a short row with empty fields (missing by default, "" without the default markers).
     for (let j = 0; j < columns.length; j += 1) (columns[j] as (string | null)[]).push(fields[j + lead] ?? "");
     lines.push(line);
+    if ((columns[0]?.length ?? 0) >= BATCH_ROWS) flush();
     return true;
   }
 
@@ -137,19 +151,24 @@ export function createTableBuilder(plan: TablePlan) {
     if (plan.header !== null && !headerFound && !plan.names) throw noColumns();
     if (plan.header === null && !plan.names && width < 0) throw noColumns();
     const all = names ?? plan.names ?? [];
-    if (width < 0) columns = all.map(() => []);
+    if (width < 0) {
+      columns = all.map(() => []);
+      parts = all.map(() => []);
+    }
     if (plan.names && plan.header === null && lines.length > 0 && most < all.length) {
       throw parseFailed(`Too many columns specified: expected ${all.length} and found ${most}`);
     }
     let height = lines.length;
     // skipfooter counts the file's last lines, blank ones included (pandas' python engine reads it so).
     if (plan.skipFooter > 0) height = lines.filter((l) => l <= lineCount - plan.skipFooter).length;
-    return typeColumns(
-      all,
-      unmangled,
-      columns.map((c) => (c.length > height ? c.slice(0, height) : c)),
-      plan,
-    );
+    /** One column's text, batches and all, up to `height` rows; its batches are let go. */
+    const text = (j: number): (string | null)[] => {
+      const column = [...(parts[j] ?? []).flatMap((part) => part.toArray() as string[]), ...(columns[j] ?? [])];
+      parts[j] = [];
+      columns[j] = [];
+      return column.length > height ? column.slice(0, height) : column;
+    };
+    return typeColumns(all, unmangled, text, height, plan);
   }
 
   return { push, finish };
@@ -158,10 +177,10 @@ export function createTableBuilder(plan: TablePlan) {
 function typeColumns(
   names: string[],
   unmangled: string[],
-  columns: (string | null)[][],
+  text: (index: number) => (string | null)[],
+  height: number,
   plan: TablePlan,
 ): { frame: pl.DataFrame; dtypes: Record<string, string> } {
-  const height = columns[0]?.length ?? 0;
   const kept = plan.usecols ? pickColumns(names, plan.usecols) : names.map((_, i) => i);
   const dateColumns = new Set(
     Array.isArray(plan.parseDates)
@@ -179,9 +198,7 @@ function typeColumns(
   const dtypes: Record<string, string> = {};
   for (const [position, index] of kept.entries()) {
     const name = names[index] as string;
-    const raw = columns[index] ?? [];
-    // Each column's text is let go once typed.
-    columns[index] = [];
+    const raw = text(index);
     const values = plan.na.filter ? [...raw] : raw;
     if (plan.na.filter) markMissing(values, plan.na.perColumn[name] ?? plan.na.markers, plan.na.numbers, plan.format);
     // dtype keys that name no column are ignored, as pandas ignores them.

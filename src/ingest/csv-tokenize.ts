@@ -39,17 +39,32 @@ export function tokenize(input: string, o: TokenizeOptions, limit = Number.POSIT
   return rows;
 }
 
+/** Where a piece of text stopped: the end of its last whole record, the line there, whether `onRow` said stop. */
+export type Progress = { consumed: number; line: number; count: number; stopped: boolean };
+
 /**
- * Hands each record of the text to `onRow`, in order, until it answers false. The text's leading byte-order
- * mark is dropped, as pandas does.
+ * Hands each record of the text to `onRow`, in order, until it answers false. A text that is one piece of a
+ * longer file (`final` false) stops before a record it may hold only part of, and says where: the caller
+ * puts that rest in front of the next piece. The file's leading byte-order mark is dropped, as pandas does.
  */
-export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: string[], line: number) => boolean): void {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  let count = 0;
+export function tokenizeEach(
+  input: string,
+  o: TokenizeOptions,
+  onRow: (fields: string[], line: number) => boolean,
+  piece: { final: boolean; line: number; count: number; first: boolean } = { final: true, line: 1, count: 0, first: true },
+): Progress {
+  const text = input;
+  const final = piece.final;
+  let count = piece.count;
   const whitespace = o.sep === "whitespace";
-  const n = text.length;
-  let i = 0;
-  let line = 1;
+  // A \r at the end of a piece may be half of a \r\n: it waits for the next piece.
+  const n = !final && !o.eol && text.endsWith("\r") ? text.length - 1 : text.length;
+  let i = piece.first && text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  let line = piece.line;
+  let recordAt = i;
+  let recordLine = line;
+  /** The record begun at recordAt is cut by the end of this piece. */
+  const unfinished = (): Progress => ({ consumed: recordAt, line: recordLine, count, stopped: false });
   const isEol = (c: string) => (o.eol ? c === o.eol : c === "\n" || c === "\r");
   /** Steps over the line end at i (\r\n as one). */
   const endLine = () => {
@@ -65,6 +80,8 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
   let going = true;
   while (i < n && going) {
     const start = line;
+    recordAt = i;
+    recordLine = line;
     // Start of a record: blank lines and comment lines.
     if (whitespace) while (i < n && isSpace(text[i])) i += 1;
     if (i >= n) break;
@@ -79,6 +96,7 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
     }
     if (o.comment && c === o.comment) {
       while (i < n && !isEol(text[i] as string)) i += 1;
+      if (i >= n && !final) return unfinished();
       if (i < n) endLine();
       continue;
     }
@@ -88,6 +106,7 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
     let done = false;
     while (!done) {
       if (i >= n) {
+        if (!final) return unfinished();
         if (state === "quoted") throw failed(`EOF inside string starting at row ${count + 1}`, start);
         fields.push(field);
         break;
@@ -112,6 +131,7 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
             if (whitespace) {
               while (i < n && isSpace(text[i])) i += 1;
               // Trailing whitespace ends the record, not a field.
+              if (i >= n && !final) return unfinished();
               if (i >= n || isEol(text[i] as string)) {
                 if (i < n) endLine();
                 done = true;
@@ -124,8 +144,9 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
             endLine();
             done = true;
           } else if (o.comment && c === o.comment) {
-            fields.push(field);
             while (i < n && !isEol(text[i] as string)) i += 1;
+            if (i >= n && !final) return unfinished();
+            fields.push(field);
             if (i < n) endLine();
             done = true;
           } else {
@@ -164,4 +185,6 @@ export function tokenizeEach(input: string, o: TokenizeOptions, onRow: (fields: 
     going = onRow(fields, start);
     count += 1;
   }
+  if (!going) return { consumed: i, line, count, stopped: true };
+  return { consumed: i >= n ? n : i, line, count, stopped: false };
 }

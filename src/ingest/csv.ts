@@ -17,7 +17,11 @@ import { transcodeToUtf8 } from "./transcode.ts";
 /** Rows polars looks at to infer types before falling back to a full scan. */
 export const INFER_ROWS = 10_000;
 
-/** CSV read by our tokenizer is held in memory as text: larger uploads with parser options are refused. */
+/**
+ * Uploads read with default options go to our tokenizer (slower than polars, about 15 MB/s) only when polars'
+ * read cannot give pandas' table; past this size they keep polars' reading in those corners (blank lines,
+ * ragged rows, pandas' float rounding, integers past int64 beside missing values).
+ */
 export const MAX_TOKENIZED_BYTES = 128 << 20;
 
 /**
@@ -95,38 +99,55 @@ async function headerFields(source: string): Promise<string[]> {
 
 const DEFAULT_TOKENIZE = planCsv({}, "").tokenize;
 
+/** The file in pieces for the tokenizer: all of it, or cudf's byte_range of it. */
+async function* piecesOf(source: string, plan: CsvPlan): AsyncIterable<Buffer> {
+  if (plan.byteRange) {
+    yield byteRange(await readFile(source), plan.byteRange, plan.table.header !== null);
+    return;
+  }
+  yield* createReadStream(source, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>;
+}
+
+/** Text is decoded and tokenized this many bytes at a time; only the columns read so far stay in memory. */
+const PIECE_BYTES = 16 << 20;
+
 async function readTokenized(file: string, plan: CsvPlan, scratch: string): Promise<pl.DataFrame> {
   let source = file;
   if (plan.encoding !== "utf-8") {
     source = path.join(scratch, "utf8.csv");
     await transcodeToUtf8(file, source, plan.encoding);
   }
-  if ((await stat(source)).size > MAX_TOKENIZED_BYTES) {
-    throw new AppError(
-      "PAYLOAD_TOO_LARGE",
-      `CSV read with parser options is held in memory: at most ${MAX_TOKENIZED_BYTES >> 20} MiB (upload it without options, or split it)`,
-      { details: { format: "csv" } },
-    );
-  }
-  let bytes: Buffer = await readFile(source);
-  if (plan.byteRange) bytes = byteRange(bytes, plan.byteRange, plan.table.header !== null);
-  const text = bytes.toString("utf8");
-  bytes = Buffer.alloc(0);
+  // pandas refuses bytes that are not UTF-8 (UnicodeDecodeError); the byte-order mark goes, as pandas drops it.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
   const table = createTableBuilder(plan.table);
-  tokenizeEach(text, plan.tokenize, table.push);
-  const { frame, dtypes } = table.finish(plan.table.skipFooter > 0 ? lineCount(text, plan.tokenize.eol) : 0);
-  return markPandasDtypes(frame, dtypes);
-}
-
-/** The text's physical lines (a last line end starts no new line). */
-function lineCount(text: string, eol: string | undefined): number {
-  let lines = 0;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i];
-    if (eol ? c === eol : c === "\n" || (c === "\r" && text[i + 1] !== "\n")) lines += 1;
+  let carry = "";
+  let progress = { consumed: 0, line: 1, count: 0, stopped: false };
+  let first = true;
+  let last = "";
+  const step = (text: string, final: boolean) => {
+    if (text.length > 0) last = text[text.length - 1] as string;
+    progress = tokenizeEach(text, plan.tokenize, table.push, { final, line: progress.line, count: progress.count, first });
+    first = false;
+    carry = text.slice(progress.consumed);
+  };
+  try {
+    for await (const piece of piecesOf(source, plan)) {
+      step(carry + decoder.decode(piece, { stream: true }), false);
+      if (progress.stopped) break;
+    }
+    if (!progress.stopped) step(carry + decoder.decode(), true);
+  } catch (error) {
+    if (error instanceof TypeError && /encoded data|decode/i.test(error.message)) {
+      throw new AppError("PARSE_FAILED", "CSV could not be parsed: the data is not valid UTF-8 (set encoding, e.g. latin-1 or cp1252)", {
+        details: { format: "csv" },
+      });
+    }
+    throw error;
   }
-  const last = text[text.length - 1];
-  return text.length > 0 && !(eol ? last === eol : last === "\n" || last === "\r") ? lines + 1 : lines;
+  // The file's physical lines, for skipfooter: a last line end starts no new line.
+  const endsWithLine = plan.tokenize.eol ? last === plan.tokenize.eol : last === "\n" || last === "\r";
+  const { frame, dtypes } = table.finish(endsWithLine || last === "" ? progress.line - 1 : progress.line);
+  return markPandasDtypes(frame, dtypes);
 }
 
 /**
@@ -169,25 +190,16 @@ async function hasBlankLine(source: string): Promise<boolean> {
 
 /** polars' whole-file read; undefined where it cannot read the pandas way (the tokenizer then does). */
 async function readWhole(source: string): Promise<pl.DataFrame | undefined> {
-  if ((await stat(source)).size > MAX_TOKENIZED_BYTES || !(await hasBlankLine(source))) {
+  if ((await stat(source)).size <= MAX_TOKENIZED_BYTES && (await hasBlankLine(source))) return undefined;
+  try {
+    return pl.readCSV(source, readerOptions(INFER_ROWS));
+  } catch {
+    // Types guessed from the first rows can be wrong further down: look at every row before giving up.
     try {
-      return pl.readCSV(source, readerOptions(INFER_ROWS));
+      return pl.readCSV(source, readerOptions(await everyRow(source)));
     } catch {
-      // Types guessed from the first rows can be wrong further down: look at every row before giving up.
-      try {
-        return pl.readCSV(source, readerOptions(await everyRow(source)));
-      } catch (error) {
-        if ((await stat(source)).size > MAX_TOKENIZED_BYTES) throw polarsFailure(error);
-      }
+      // A row with too many fields, say: the tokenizer reads it as pandas does, or says what pandas says.
+      return undefined;
     }
   }
-  return undefined;
-}
-
-function polarsFailure(error: unknown): AppError {
-  const message = (error instanceof Error ? error.message : String(error)).split("\n").slice(0, 3).join(" ").trim();
-  const row = /(?:line|row)\s+(\d+)/i.exec(message)?.[1];
-  return new AppError("PARSE_FAILED", `CSV could not be parsed: ${message}`, {
-    details: { format: "csv", ...(row ? { row: Number(row) } : {}) },
-  });
 }
