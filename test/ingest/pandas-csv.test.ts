@@ -91,6 +91,8 @@ const AWKWARD: Case[] = [
   ["CRLF line ends", "a,b\r\n1,x\r\n2,y\r\n", {}],
   ["a UTF-8 byte-order mark", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("a,b\n1,2\n")]), {}],
   ["latin-1", Buffer.from("a,b\ncafé,1\n", "latin1"), { encoding: "latin-1" }],
+  ["bytes that are not UTF-8 are refused", Buffer.from("a,b\ncafé,1\n", "latin1"), {}],
+  ["bytes that are not UTF-8 are refused with options too", Buffer.from("a;b\ncafé;1\n", "latin1"), { sep: ";" }],
   ["UTF-16 with its BOM", Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("a,b\nx,1\n", "utf16le")]), { encoding: "utf-16" }],
   ["empty fields everywhere", "a,b,c\n,,\n1,,x\n", {}],
   ["unicode names and values", "名前,値\nぜろ,0\n🙂,1\n", {}],
