@@ -217,6 +217,14 @@ export function planCsv(options: Options, compression: string): CsvPlan {
   if (names && new Set(names).size !== names.length) throw refuse("names", "Duplicate names are not allowed.");
   // parse_dates=True parses the index in pandas; tables here have none, so it changes nothing.
   const parseDates = options.parse_dates === true || options.parse_dates === false ? false : (columnRefs(options, "parse_dates") ?? false);
+  const header = headerOf(options, names);
+  const range = byteRangeOf(options);
+  if (range && range[0] > 0 && header !== null) {
+    throw refuse(
+      "byte_range",
+      "an offset past 0 with a header row is not supported (cudf: byte_range offset with header not supported); pass header=None and names",
+    );
+  }
   return {
     tokenize: {
       sep,
@@ -228,7 +236,7 @@ export function planCsv(options: Options, compression: string): CsvPlan {
       skipBlankLines: bool(options, "skip_blank_lines") ?? true,
     },
     table: {
-      header: headerOf(options, names),
+      header,
       names,
       prefix: str(options, "prefix"),
       usecols: columnRefs(options, "usecols"),
@@ -248,6 +256,6 @@ export function planCsv(options: Options, compression: string): CsvPlan {
       hints: hintsOf(options.dtype),
     },
     encoding,
-    byteRange: byteRangeOf(options),
+    byteRange: range,
   };
 }

@@ -102,7 +102,7 @@ const DEFAULT_TOKENIZE = planCsv({}, "").tokenize;
 /** The file in pieces for the tokenizer: all of it, or cudf's byte_range of it. */
 async function* piecesOf(source: string, plan: CsvPlan): AsyncIterable<Buffer> {
   if (plan.byteRange) {
-    yield byteRange(await readFile(source), plan.byteRange, plan.table.header !== null);
+    yield byteRange(await readFile(source), plan.byteRange);
     return;
   }
   yield* createReadStream(source, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>;
@@ -151,17 +151,14 @@ async function readTokenized(file: string, plan: CsvPlan, scratch: string): Prom
 }
 
 /**
- * cudf's byte_range: the rows that start within [offset, offset + size), read to their end; a row starts
- * after a line end, so a range that begins mid-row skips to the next. The header line comes with it.
+ * cudf's byte_range: the rows that start within [offset, offset + size) (size 0: to the end), each read to its
+ * end; a range that begins inside a row starts at the next one.
  */
-function byteRange(bytes: Buffer, [offset, size]: [number, number], header: boolean): Buffer {
+function byteRange(bytes: Buffer, [offset, size]: [number, number]): Buffer {
   const rowStart = (at: number) => (at <= 0 ? 0 : at >= bytes.length ? bytes.length : bytes.indexOf(10, at - 1) + 1 || bytes.length);
   const start = rowStart(offset);
   const end = size === 0 ? bytes.length : rowStart(offset + size);
-  const body = bytes.subarray(start, Math.max(start, end));
-  if (!header || start === 0) return body;
-  const headerEnd = bytes.indexOf(10) + 1 || bytes.length;
-  return Buffer.concat([bytes.subarray(0, headerEnd), body]);
+  return bytes.subarray(start, Math.max(start, end));
 }
 
 /** The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. */

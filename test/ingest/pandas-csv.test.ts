@@ -9,6 +9,7 @@ import {
   type Reading,
   type ReadRequest,
   readAllWays,
+  serviceReadFile,
 } from "../helpers/pandas-reference.ts";
 
 type Case = [title: string, bytes: string | Uint8Array, options?: Record<string, unknown>];
@@ -183,13 +184,21 @@ describe.skipIf(!PANDAS_PYTHON)(`cudf's forms of read_csv options, against panda
   });
   afterAll(() => gw?.close());
 
-  it("byte_range [offset, size] reads the rows that start in the range, under the file's header", async () => {
-    const text = "a,b\n1,x\n22,yy\n333,zzz\n4444,w\n";
-    // Offset 6 falls inside "1,x": reading starts at the next row, "22,yy"; offset + size = 16 falls in "333,zzz".
-    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes: text, options: { byte_range: [6, 10] } });
-    const pandas = (await pandasReadMany([{ format: "csv", bytes: "a,b\n22,yy\n333,zzz\n" }]))[0] as Reading;
+  it("byte_range [offset, size] reads the rows that start in the range; an offset with a header row is refused, as cudf does", async () => {
+    const text = "1,x\n22,yy\n333,zzz\n4444,w\n";
+    // Offset 2 falls inside "1,x": reading starts at the next row, "22,yy"; offset + size = 12 falls in "333,zzz".
+    const options = { byte_range: [2, 10], header: null, names: ["a", "b"] };
+    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes: text, options });
+    const pandas = (
+      await pandasReadMany([{ format: "csv", bytes: "22,yy\n333,zzz\n", options: { header: null, names: ["a", "b"] } }])
+    )[0] as Reading;
     expect(file).toEqual(pandas);
     expect(direct).toEqual(pandas);
+    const whole = await readAllWays(gw, token, { format: "csv", bytes: `a,b\n${text}`, options: { byte_range: [0, 9] } });
+    const head = (await pandasReadMany([{ format: "csv", bytes: "a,b\n1,x\n22,yy\n" }]))[0] as Reading;
+    expect(whole.file).toEqual(head);
+    const refused = await serviceReadFile(gw, token, { format: "csv", bytes: `a,b\n${text}`, options: { byte_range: [4, 10] } });
+    expect(refused).toMatchObject({ ok: false, error: "INVALID_INPUT", status: 400 });
   });
 
   it("a list dtype gives each column its dtype in order, as pandas' dtype by position does", async () => {
