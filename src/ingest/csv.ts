@@ -1,7 +1,7 @@
 // Reads CSV into a polars DataFrame with pandas' read_csv semantics: polars' fast reader for uploads read with
 // default options, and our tokenizer (csv-tokenize.ts) with pandas' own steps (csv-table.ts) for everything else.
 import { createReadStream } from "node:fs";
-import { open, readFile, stat, symlink } from "node:fs/promises";
+import { open, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
@@ -102,7 +102,8 @@ const DEFAULT_TOKENIZE = planCsv({}, "").tokenize;
 /** The file in pieces for the tokenizer: all of it, or cudf's byte_range of it. */
 async function* piecesOf(source: string, plan: CsvPlan): AsyncIterable<Buffer> {
   if (plan.byteRange) {
-    yield byteRange(await readFile(source), plan.byteRange);
+    const [start, end] = await byteRange(source, plan.byteRange);
+    if (end > start) yield* createReadStream(source, { start, end: end - 1, highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>;
     return;
   }
   yield* createReadStream(source, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>;
@@ -152,13 +153,29 @@ async function readTokenized(file: string, plan: CsvPlan, scratch: string): Prom
 
 /**
  * cudf's byte_range: the rows that start within [offset, offset + size) (size 0: to the end), each read to its
- * end; a range that begins inside a row starts at the next one.
+ * end; a range that begins inside a row starts at the next one. Answers [start, end) in bytes.
  */
-function byteRange(bytes: Buffer, [offset, size]: [number, number]): Buffer {
-  const rowStart = (at: number) => (at <= 0 ? 0 : at >= bytes.length ? bytes.length : bytes.indexOf(10, at - 1) + 1 || bytes.length);
-  const start = rowStart(offset);
-  const end = size === 0 ? bytes.length : rowStart(offset + size);
-  return bytes.subarray(start, Math.max(start, end));
+async function byteRange(source: string, [offset, size]: [number, number]): Promise<[number, number]> {
+  const handle = await open(source, "r");
+  try {
+    const length = (await handle.stat()).size;
+    const block = Buffer.alloc(1 << 16);
+    /** The first row start at or after `at`: just past the line end at or after at - 1. */
+    const rowStart = async (at: number): Promise<number> => {
+      if (at <= 0) return 0;
+      for (let from = at - 1; from < length; from += block.length) {
+        const { bytesRead } = await handle.read(block, 0, block.length, from);
+        const found = block.subarray(0, bytesRead).indexOf(10);
+        if (found !== -1) return from + found + 1;
+      }
+      return length;
+    };
+    const start = await rowStart(offset);
+    const end = size === 0 ? length : await rowStart(offset + size);
+    return [start, Math.max(start, end)];
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. */
