@@ -7,7 +7,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
-import { inferCompression, type ParseRequest, parseUpload } from "../ingest/parse.ts";
+import { inferCompression, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
 import { linkTable, readTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
@@ -65,7 +65,7 @@ export function createDatasetService(deps: {
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
   /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
-  parse?: (request: ParseRequest) => Promise<TableSchema[]>;
+  parse?: (request: ParseRequest, timings?: ParseTimings) => Promise<TableSchema[]>;
   /** Sharing mode new datasets start in. */
   defaultSharingMode: string;
   /** Told how long each stage of a direct upload took (logged at debug level). */
@@ -274,18 +274,22 @@ export function createDatasetService(deps: {
       const compression = plan.compression === "infer" ? await inferCompression(rawPath, plan.fileType) : plan.compression;
       const scratch = await blobs.scratch();
       let schema: Awaited<ReturnType<typeof parseUpload>>[number] | undefined;
+      const stages: ParseTimings = {};
       try {
-        [schema] = await (deps.parse ?? parseUpload)({
-          rawPath,
-          fileType: plan.fileType,
-          compression,
-          parserOptions: plan.parserOptions,
-          tableName: axis,
-          tablesDir: blobs.pathOf(...base, "tables"),
-          scratch,
-          limits: deps.decompress,
-          csvChunkBytes: deps.csvChunkBytes,
-        });
+        [schema] = await (deps.parse ?? parseUpload)(
+          {
+            rawPath,
+            fileType: plan.fileType,
+            compression,
+            parserOptions: plan.parserOptions,
+            tableName: axis,
+            tablesDir: blobs.pathOf(...base, "tables"),
+            scratch,
+            limits: deps.decompress,
+            csvChunkBytes: deps.csvChunkBytes,
+          },
+          stages,
+        );
       } finally {
         await blobs.remove(["tmp", path.basename(scratch)]);
       }
@@ -301,6 +305,7 @@ export function createDatasetService(deps: {
         bytes,
         receiveMs: Math.round(received - started),
         parseMs: Math.round(parsed - received),
+        ...Object.fromEntries(Object.entries(stages).map(([stage, ms]) => [stage, Math.round(ms)])),
         buildMs: Math.round(performance.now() - parsed),
       });
       return { dataset: updated, table: schema, seconds: (performance.now() - started) / 1000 };

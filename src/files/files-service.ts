@@ -5,7 +5,7 @@ import type { Viewer } from "../auth/viewer.ts";
 import { AppError, isAppError } from "../errors/app-error.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { type Compression, checkNameAgainstCompression, type FileType, isCompression, isFileType } from "../ingest/formats.ts";
-import { type ParseRequest, parseUpload } from "../ingest/parse.ts";
+import { type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
 import type { TableSchema } from "../ingest/table-files.ts";
 import { validateParserOptions } from "../ingest/validate-options.ts";
 import type { BlobStore } from "../store/blobs.ts";
@@ -37,8 +37,8 @@ export type FileServiceOptions = {
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
   /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
-  parse?: (request: ParseRequest) => Promise<TableSchema[]>;
-  /** Told how long each stage of an upload took (logged at debug level). */
+  parse?: (request: ParseRequest, timings?: ParseTimings) => Promise<TableSchema[]>;
+  /** Told how long each stage of an upload took, in milliseconds (logged at debug level). */
   onTimings?: (timings: Record<string, number | string>) => void;
 };
 
@@ -107,21 +107,34 @@ export function createFileService(options: FileServiceOptions) {
    * Parses the data kept in `version` and records the outcome. On failure, `erase` deletes that
    * data; otherwise it stays for a PATCH of the parser settings to parse again.
    */
-  async function parseVersion(file: Awaited<ReturnType<typeof row>>, version: string, bytes: number, erase: boolean): Promise<FileRecord> {
+  async function parseVersion(
+    file: Awaited<ReturnType<typeof row>>,
+    version: string,
+    bytes: number,
+    erase: boolean,
+    timings: ParseTimings = {},
+  ): Promise<FileRecord> {
     const scratch = await blobs.scratch();
     const tablesDir = blobs.pathOf("files", file.id, version, "tables");
+    let parsed = 0;
     try {
-      const schemas = await (options.parse ?? parseUpload)({
-        rawPath: blobs.pathOf("files", file.id, version, "raw"),
-        fileType: file.fileType as FileType,
-        compression: file.fileCompression as Compression,
-        parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
-        tableName: file.name || file.id,
-        tablesDir,
-        scratch,
-        limits: options.decompress,
-        csvChunkBytes: options.csvChunkBytes,
-      });
+      const started = performance.now();
+      const schemas = await (options.parse ?? parseUpload)(
+        {
+          rawPath: blobs.pathOf("files", file.id, version, "raw"),
+          fileType: file.fileType as FileType,
+          compression: file.fileCompression as Compression,
+          parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
+          tableName: file.name || file.id,
+          tablesDir,
+          scratch,
+          limits: options.decompress,
+          csvChunkBytes: options.csvChunkBytes,
+        },
+        timings,
+      );
+      parsed = performance.now();
+      timings.parseMs = parsed - started;
       return await record(file, {
         dataVersion: version,
         isUploaded: true,
@@ -144,6 +157,7 @@ export function createFileService(options: FileServiceOptions) {
           : { dataVersion: version, isUploaded: true, isValid: false, errors, bytesCount: BigInt(bytes), tablesSchemas: "[]" },
       );
     } finally {
+      if (parsed) timings.recordMs = performance.now() - parsed;
       await blobs.remove(["tmp", scratch.split(/[\\/]/).pop() ?? ""]);
     }
   }
@@ -156,6 +170,7 @@ export function createFileService(options: FileServiceOptions) {
   }
 
   async function upload(viewer: Viewer, id: string, body: UploadBody, erase: boolean): Promise<FileRecord> {
+    const looked = performance.now();
     const file = await row(viewer, id);
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const started = performance.now();
@@ -167,12 +182,13 @@ export function createFileService(options: FileServiceOptions) {
         throw error;
       });
     const received = performance.now();
-    const result = await parseVersion(file, version, bytes, erase);
+    const timings: ParseTimings = { lookupMs: started - looked, receiveMs: received - started };
+    const result = await parseVersion(file, version, bytes, erase, timings);
+    timings.afterReceiveMs = performance.now() - received;
     options.onTimings?.({
       file_id: id,
       bytes,
-      receiveMs: Math.round(received - started),
-      parseMs: Math.round(performance.now() - received),
+      ...Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, Math.round(ms)])),
     });
     return result;
   }

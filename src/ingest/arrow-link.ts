@@ -51,7 +51,12 @@ async function decodeAll(handle: FileHandle): Promise<{ fields: Field[]; rows: n
  * found well formed, are decoded batch by batch. Then polars reads the columns whose content can be
  * wrong (readableByPolars). Returns undefined when the file needs the general path.
  */
-export async function linkCanonicalArrow(file: string, target: string, name: string): Promise<TableSchema | undefined> {
+export async function linkCanonicalArrow(
+  file: string,
+  target: string,
+  name: string,
+  mark?: (stage: string) => void,
+): Promise<TableSchema | undefined> {
   let found: { fields: Field[]; rows: number; checked: boolean } | undefined;
   const handle = await open(file, "r");
   try {
@@ -70,6 +75,7 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
   } finally {
     await handle.close();
   }
+  mark?.("arrowCheckMs");
   if (!found) return undefined;
   const { fields, rows } = found;
   if (fields.some((f) => !PLAIN.has(f.type.typeId)) || new Set(fields.map((f) => f.name)).size !== fields.length) return undefined;
@@ -79,7 +85,9 @@ export async function linkCanonicalArrow(file: string, target: string, name: str
   // which answers why.
   const variable = fields.filter((f) => VARIABLE.has(f.type.typeId));
   const toRead = !found.checked ? fields : variable.length > 0 ? variable : fields.slice(0, 1);
-  if (!readableByPolars(file, toRead)) return undefined;
+  const readable = readableByPolars(file, toRead);
+  mark?.("polarsCheckMs");
+  if (!readable) return undefined;
   try {
     return await linkTable(file, target, name, rows);
   } catch {

@@ -1,11 +1,12 @@
 // The parser process (parse-sandbox.ts): reads parse requests as JSON lines on stdin, answers each on stdout.
 import { createInterface } from "node:readline";
 import { isAppError } from "../errors/app-error.ts";
-import { type ParseRequest, parseUpload } from "./parse.ts";
+import { type ParseRequest, type ParseTimings, parseUpload } from "./parse.ts";
 
-export type ParseReply =
-  | { id: number; schemas: Awaited<ReturnType<typeof parseUpload>> }
-  | { id: number; error: { code: string; message: string; details: Record<string, unknown> } };
+export type ParseReply = { id: number; timings?: ParseTimings } & (
+  | { schemas: Awaited<ReturnType<typeof parseUpload>> }
+  | { error: { code: string; message: string; details: Record<string, unknown> } }
+);
 
 const reply = (message: ParseReply) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
@@ -13,11 +14,16 @@ const reply = (message: ParseReply) => process.stdout.write(`${JSON.stringify(me
 const lines = createInterface({ input: process.stdin });
 lines.on("line", async (line) => {
   const { id, request } = JSON.parse(line) as { id: number; request: ParseRequest };
+  const started = performance.now();
+  const timings: ParseTimings = {};
   try {
-    reply({ id, schemas: await parseUpload(request) });
+    const schemas = await parseUpload(request, timings);
+    timings.parserMs = performance.now() - started;
+    reply({ id, timings, schemas });
   } catch (error) {
-    if (isAppError(error)) reply({ id, error: { code: error.code, message: error.message, details: error.details ?? {} } });
-    else reply({ id, error: { code: "INTERNAL", message: (error as Error)?.message ?? String(error), details: {} } });
+    timings.parserMs = performance.now() - started;
+    if (isAppError(error)) reply({ id, timings, error: { code: error.code, message: error.message, details: error.details ?? {} } });
+    else reply({ id, timings, error: { code: "INTERNAL", message: (error as Error)?.message ?? String(error), details: {} } });
   }
   // Answered: now let V8 collect the polars frames of this upload. V8 does not see the native memory they
   // hold, and this process makes too little JavaScript garbage to collect them soon on its own (started

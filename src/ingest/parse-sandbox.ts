@@ -3,7 +3,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { AppError, isAppErrorCode } from "../errors/app-error.ts";
-import type { ParseRequest } from "./parse.ts";
+import type { ParseRequest, ParseTimings } from "./parse.ts";
 import type { ParseReply } from "./parse-child.ts";
 import type { TableSchema } from "./table-files.ts";
 
@@ -20,9 +20,17 @@ function command(): { bin: string; args: string[] } {
   return { bin: process.execPath, args: ["--expose-gc", CHILD] };
 }
 
-type Job = { id: number; request: ParseRequest; resolve(schemas: TableSchema[]): void; reject(error: Error): void };
+type Job = {
+  id: number;
+  request: ParseRequest;
+  /** Filled with the parser's stage timings, and the time the request waited to be sent ("queueMs"). */
+  timings: ParseTimings;
+  queued: number;
+  resolve(schemas: TableSchema[]): void;
+  reject(error: Error): void;
+};
 
-export type ParseSandbox = { parse(request: ParseRequest): Promise<TableSchema[]>; close(): Promise<void> };
+export type ParseSandbox = { parse(request: ParseRequest, timings?: ParseTimings): Promise<TableSchema[]>; close(): Promise<void> };
 
 /**
  * One parser process, started at once and again after it ends; requests go to it one at a time, in
@@ -102,6 +110,7 @@ export function createParseSandbox(
     if (!job || job.id !== message.id) return;
     current = undefined;
     clearTimeout(timer);
+    Object.assign(job.timings, message.timings);
     if ("schemas" in message) job.resolve(message.schemas);
     else if (isAppErrorCode(message.error.code) && message.error.code !== "INTERNAL") {
       job.reject(new AppError(message.error.code, message.error.message, { details: message.error.details }));
@@ -117,6 +126,7 @@ export function createParseSandbox(
     const sending = child;
     ready?.then(
       () => {
+        job.timings.queueMs = performance.now() - job.queued;
         sending?.stdin.write(`${JSON.stringify({ id: job.id, request: job.request })}\n`);
         if (options.timeoutMs) {
           timer = setTimeout(() => {
@@ -138,10 +148,10 @@ export function createParseSandbox(
 
   if (options.eager ?? true) start();
   return {
-    parse(request) {
+    parse(request, timings = {}) {
       if (closed) return Promise.reject(new Error("the parser is closed"));
       return new Promise<TableSchema[]>((resolve, reject) => {
-        queue.push({ id: ++serial, request, resolve, reject });
+        queue.push({ id: ++serial, request, timings, queued: performance.now(), resolve, reject });
         next();
       });
     },

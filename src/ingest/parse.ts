@@ -40,6 +40,22 @@ export type ParseRequest = {
   csvChunkBytes?: number | undefined;
 };
 
+/** Milliseconds spent in each stage of one parse (logged at debug level). */
+export type ParseTimings = Record<string, number>;
+
+/** Marks the end of a stage: the time since the previous mark is added to it. */
+export type StageMark = (stage: string) => void;
+
+/** A stage clock: each call adds the time since the previous one to `stage`. */
+function stageClock(timings: ParseTimings): StageMark {
+  let last = performance.now();
+  return (stage) => {
+    const now = performance.now();
+    timings[stage] = (timings[stage] ?? 0) + (now - last);
+    last = now;
+  };
+}
+
 const failed = (message: string, details: Record<string, unknown> = {}) => new AppError("PARSE_FAILED", message, { details });
 
 async function head(file: string): Promise<Sniffed> {
@@ -115,18 +131,25 @@ async function readFrames(file: string, kind: Sniffed, request: ParseRequest): P
   }
 }
 
-/** Parses the upload and writes its tables; returns their schemas. Throws AppError on any failure. */
-export async function parseUpload(request: ParseRequest): Promise<TableSchema[]> {
+/**
+ * Parses the upload and writes its tables; returns their schemas. Throws AppError on any failure.
+ * `timings` is given the milliseconds of each stage (sniff, decompress, link, read, normalize, write,
+ * describe, dictionaries).
+ */
+export async function parseUpload(request: ParseRequest, timings: ParseTimings = {}): Promise<TableSchema[]> {
+  const mark = stageClock(timings);
   if ((await stat(request.rawPath)).size === 0) throw failed("the upload is empty (0 bytes)", { byteOffset: 0 });
   let file = request.rawPath;
   let kind = await head(file);
   checkDeclared(kind, request, "raw");
+  mark("sniffMs");
   if (request.compression !== "") {
     file = path.join(request.scratch, "decompressed");
     await decompressFile(request.rawPath, file, request.compression, request.limits);
     if ((await stat(file)).size === 0) throw failed(`the ${request.compression} data decompresses to nothing`);
     kind = await head(file);
     checkDeclared(kind, request, "decompressed");
+    mark("decompressMs");
   }
   await mkdir(request.tablesDir, { recursive: true });
   if (
@@ -135,17 +158,24 @@ export async function parseUpload(request: ParseRequest): Promise<TableSchema[]>
     file === request.rawPath &&
     Object.keys(request.parserOptions).length === 0
   ) {
-    const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName);
+    const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName, mark);
+    mark("linkMs");
     if (linked) return [linked];
   }
   const frames = await readFrames(file, kind, request);
+  mark("readMs");
   const schemas: TableSchema[] = [];
   for (const [index, { name, frame, dictionaries = [] }] of frames.entries()) {
     const stored = path.join(request.tablesDir, `${index}.arrow`);
-    schemas.push(await encodeDictionaries(stored, await writeTable(normalizeFrame(frame), stored, name), dictionaries));
+    const normal = normalizeFrame(frame);
+    mark("normalizeMs");
+    const written = await writeTable(normal, stored, name, mark);
+    schemas.push(await encodeDictionaries(stored, written, dictionaries));
+    mark("dictionariesMs");
   }
   if (request.fileType === "arrow" && schemas[0]) {
     schemas[0] = await keepArrowDictionaries(file, kind, request.parserOptions, path.join(request.tablesDir, "0.arrow"), schemas[0]);
+    mark("dictionariesMs");
   }
   return schemas;
 }

@@ -31,7 +31,8 @@ async function readSchema(path: string): Promise<Schema> {
   }
 }
 
-export async function writeTable(frame: DataFrame, path: string, name: string): Promise<TableSchema> {
+/** `mark`, when given, is told when the table is written ("writeMs") and described ("describeMs"). */
+export async function writeTable(frame: DataFrame, path: string, name: string, mark?: (stage: string) => void): Promise<TableSchema> {
   await mkdir(dirname(path), { recursive: true });
   // A new file, never one shared by a hard link (a linked upload): polars truncates what it writes to.
   await rm(path, { force: true });
@@ -44,7 +45,10 @@ export async function writeTable(frame: DataFrame, path: string, name: string): 
     }
     frame.rechunk().writeIPC(path, { compression: "uncompressed" });
   }
-  return describe(path, name, frame.height, frame);
+  mark?.("writeMs");
+  const schema = await describe(path, name, frame.height, frame);
+  mark?.("describeMs");
+  return schema;
 }
 
 /** The table schema of a stored table, with pandas dtype names from its Arrow schema (and the frame written, when known). */
