@@ -1,12 +1,16 @@
 // Brings polars' default CSV read in line with pandas' read_csv defaults: header names, missing markers,
 // integer columns with a missing value, text columns pandas would type (numbers with spaces around them).
 import pl from "nodejs-polars";
+import { pandasFloats } from "./csv-float-text.ts";
 import { PANDAS_NA_VALUES } from "./csv-options.ts";
 import { mangleNames } from "./csv-table.ts";
 import { variantOf } from "./normalize.ts";
 
 const INTEGER = new Set(["Int8", "Int16", "Int32", "Int64", "UInt8", "UInt16", "UInt32", "UInt64"]);
 const MARKERS = PANDAS_NA_VALUES.filter((m) => m !== "");
+
+/** The raw text of one column of the file, as polars' read named it (the same rows, in order). */
+export type ColumnText = (column: string) => pl.Series;
 
 /** Thrown where polars' read lost what pandas' typing needs (the raw text of an overflowing integer column). */
 export class NeedsTokenizer extends Error {}
@@ -32,10 +36,9 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
     // not every value is a number
   }
   if (typed) {
-    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text; so may floats.
-    if (exact && (series.dropNulls().str.contains(INTEGER_TEXT).all() || pandasMightRoundOtherwise(typed, column))) {
-      throw new NeedsTokenizer(column);
-    }
+    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
+    if (exact && series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
+    if (exact && pandasMightRoundOtherwise(typed, column)) return withPandasFloats(typed, column, series);
     return typed;
   }
   const lower = series.dropNulls().str.toLowerCase();
@@ -43,19 +46,29 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
   return frame;
 }
 
+/** The column's doubles made pandas' own from its text (csv-float-text.ts); the tokenizer where that cannot be. */
+function withPandasFloats(frame: pl.DataFrame, column: string, text: pl.Series): pl.DataFrame {
+  const floats = pandasFloats(frame.getColumn(column), text);
+  if (!floats) throw new NeedsTokenizer(column);
+  return frame.withColumns(floats.alias(column));
+}
+
 /**
- * Whether pandas' float reading (precise_xstrtod: 17 digits, powers of ten) could give another double than
- * polars' correctly rounded one: a value needing more than 15 significant digits, a decimal exponent past
- * +-22, or an infinity (pandas refuses "1e400"). Such columns are read again from their text.
+ * Whether pandas' float reading (precise_xstrtod: 17 digits, leading zeros included, powers of ten) could give
+ * another double than polars' correctly rounded one: a value needing more than 15 digits (counting the zeros
+ * after the point of a value below 1, in case it was written out in full), a decimal exponent past +-22, or an
+ * infinity (pandas refuses "1e400"). Such columns are read again from their text.
  */
 function pandasMightRoundOtherwise(frame: pl.DataFrame, column: string): boolean {
   const c = pl.col(column);
   // Significant digits of each value's shortest form: no sign, point, exponent, leading or trailing zeros.
   const digits = c.cast(pl.Utf8).str.replaceAll("e.*$", "").str.replaceAll("[-.]", "").str.replaceAll("^0+|0+$", "").str.lengths();
+  const small = c.abs().lt(1).and(c.neq(0));
   const [flags] = frame
     .select(
       digits
         .gt(15)
+        .or(small.and(digits.cast(pl.Float64).sub(c.abs().log(10).floor()).gt(15)))
         .or(c.abs().gt(1e22))
         .or(c.abs().lt(1e-22).and(c.neq(0)))
         .or(c.isInfinite())
@@ -81,14 +94,18 @@ function wideIntegers(frame: pl.DataFrame, column: string, exact: boolean): pl.D
  * NeedsTokenizer where only the raw text can say what pandas would hold (unless `exact` is false: files too large
  * for the tokenizer keep polars' reading there: its correctly rounded floats, uint64 for wide integers).
  */
-export function pandasFixups(input: pl.DataFrame, header: string[], exact = true): pl.DataFrame {
+export function pandasFixups(input: pl.DataFrame, header: string[], exact = true, textOf?: ColumnText): pl.DataFrame {
   let frame = input;
+  const polarsNames = input.columns;
   const names = mangleNames(header.length === frame.width ? header : frame.columns);
   if (names.some((n, i) => n !== frame.columns[i]))
     frame = frame.rename(Object.fromEntries(frame.columns.map((c, i) => [c, names[i] ?? c])));
   for (const column of frame.columns) {
     const variant = variantOf(frame, column);
-    if (exact && variant === "Float64" && pandasMightRoundOtherwise(frame, column)) throw new NeedsTokenizer(column);
+    if (exact && variant === "Float64" && pandasMightRoundOtherwise(frame, column)) {
+      if (!textOf) throw new NeedsTokenizer(column);
+      frame = withPandasFloats(frame, column, textOf(polarsNames[frame.columns.indexOf(column)] as string));
+    }
     if (variant === "String") {
       const marked = frame.getColumn(column).isIn(MARKERS);
       if (marked.any()) {

@@ -20,7 +20,8 @@ export const INFER_ROWS = 10_000;
 /**
  * Uploads read with default options go to our tokenizer (slower than polars, about 15 MB/s) only when polars'
  * read cannot give pandas' table; past this size they keep polars' reading in those corners (blank lines,
- * ragged rows, pandas' float rounding, integers past int64 beside missing values).
+ * ragged rows, integers past int64 beside missing values). pandas' float rounding is computed from the column's
+ * text in polars (csv-float-text.ts), whatever the size up to this one.
  */
 export const MAX_TOKENIZED_BYTES = 128 << 20;
 
@@ -74,13 +75,18 @@ export async function readCsv(file: string, options: Options, compression: strin
       const header = await headerFields(source);
       if ((await stat(source)).size > MAX_TOKENIZED_BYTES) return pandasFixups(fast, header, false);
       try {
-        return pandasFixups(fast, header);
+        return pandasFixups(fast, header, true, (column) => columnText(source, column));
       } catch (error) {
         if (!(error instanceof NeedsTokenizer)) throw error;
       }
     }
   }
   return readTokenized(file, plan, scratch);
+}
+
+/** One column of the file as text, read as the default read reads the file (so the rows are the same). */
+function columnText(source: string, column: string): pl.Series {
+  return pl.readCSV(source, { ...readerOptions(INFER_ROWS), columns: [column], dtypes: { [column]: pl.Utf8 } }).getColumn(column);
 }
 
 /** The first record of the file as pandas reads it: the raw header names (none found: polars' names stay). */

@@ -102,6 +102,13 @@ const AWKWARD: Case[] = [
   ["a header only", "a,b\n", {}],
   ["an all-missing column is float64", "a,b\n1,\n2,\n", {}],
   ["True/False in any case", "a\ntRue\nFALSE\n", {}],
+  // pandas keeps 17 digits, leading zeros included, and scales by powers of ten: these round otherwise than polars.
+  [
+    "long decimals round as pandas rounds them",
+    "w,x\n0.12345678901234567,0.00000000000000000001234\n0.5834092837640918,-123456789012345678.5\n9.999999999999999e22,1.7976931348623157e308\n",
+    {},
+  ],
+  ["long decimals beside missing markers", "w\n0.30000000000000004\nNA\n2.2250738585072014e-300\n", {}],
 ];
 
 /** Generated inputs: every value kind in every column position, with and without the options that touch them. */
