@@ -19,16 +19,24 @@ const col = pl.col;
  * its parts would evaluate them again and again): `value` is the double pandas reads (null where the text is not
  * of the digit shape), `read` whether pandas reads it without an error (false for overflow past 1e308).
  */
-function withPandasFloats(frame: pl.DataFrame): pl.DataFrame {
+function withPandasFloats(input: pl.DataFrame): pl.DataFrame {
+  const frame = input.withColumns(col("text").str.strip().alias("s"));
+  // Exponents and signs are rare in most columns: the regular expressions that handle them run only where needed.
+  const [seen] = frame
+    .select(col("s").str.contains("[eE]").any().alias("exponent"), col("s").str.contains("^[+-]").any().alias("sign"))
+    .toRecords();
+  const mantissa = seen?.exponent === true ? col("s").str.replace("[eE].*$", "") : col("s");
+  const unsigned = seen?.sign === true ? mantissa.str.replace("^[+-]", "") : mantissa;
   return frame
-    .withColumns(col("text").str.strip().alias("s"))
     .withColumns(
       col("s").str.contains(SHAPE).alias("matched"),
       col("s").str.startsWith("-").alias("negative"),
       // The digits before the exponent (sign and point dropped), the whole part's, and the written exponent.
-      col("s").str.replaceAll("[eE].*$|[^0-9]", "").alias("digits"),
-      col("s").str.replace("^[+-]", "").str.replace("[.eE].*$", "").str.lengths().cast(pl.Int64).alias("wholeCount"),
-      col("s").str.extract("[eE]([+-]?[0-9]+)$", 1).fillNull(pl.lit("0")).cast(pl.Int64).alias("written"),
+      unsigned.str.replace(".", "", true).alias("digits"),
+      unsigned.str.extract("^([0-9]*)", 1).str.lengths().cast(pl.Int64).alias("wholeCount"),
+      seen?.exponent === true
+        ? col("s").str.extract("[eE]([+-]?[0-9]+)$", 1).fillNull(pl.lit("0")).cast(pl.Int64).alias("written")
+        : pl.lit(0).cast(pl.Int64).alias("written"),
     )
     .withColumns(col("digits").str.lengths().cast(pl.Int64).alias("count"))
     .withColumns(

@@ -24,23 +24,31 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
   if (series.length === 0) return frame;
   if (series.nullCount() === series.length) return frame.withColumns(pl.col(column).cast(pl.Float64));
   const stripped = pl.col(column).str.strip();
-  try {
-    return frame.withColumns(stripped.cast(pl.Int64, true).alias(column));
-  } catch {
-    // not every value is an int64
+  // A text column of the first values is text: the casts over the whole column need not be tried.
+  const head = series.dropNulls().head(1000);
+  const probe = (type: pl.DataType) =>
+    pl.DataFrame([head]).select(pl.col(column).str.strip().cast(type).isNull().any().alias("x")).toRecords()[0]?.x !== true;
+  if (probe(pl.Float64)) {
+    try {
+      return frame.withColumns(stripped.cast(pl.Int64, true).alias(column));
+    } catch {
+      // not every value is an int64
+    }
+    let typed: pl.DataFrame | undefined;
+    try {
+      typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
+    } catch {
+      // not every value is a number
+    }
+    if (typed) {
+      // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
+      if (exact && series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
+      if (exact && pandasMightRoundOtherwise(typed, column)) return withPandasFloats(typed, column, series);
+      return typed;
+    }
   }
-  let typed: pl.DataFrame | undefined;
-  try {
-    typed = frame.withColumns(stripped.cast(pl.Float64, true).alias(column));
-  } catch {
-    // not every value is a number
-  }
-  if (typed) {
-    // Integers past int64 have pandas rules of their own (csv-infer.ts), which need the raw text.
-    if (exact && series.dropNulls().str.contains(INTEGER_TEXT).all()) throw new NeedsTokenizer(column);
-    if (exact && pandasMightRoundOtherwise(typed, column)) return withPandasFloats(typed, column, series);
-    return typed;
-  }
+  // Booleans are at most five letters ("false"): a longer value settles it without lower-casing the column.
+  if ((series.str.lengths().max() ?? 0) > 5) return frame;
   const lower = series.dropNulls().str.toLowerCase();
   if (lower.isIn(["true", "false"]).all()) return frame.withColumns(pl.col(column).str.toLowerCase().eq(pl.lit("true")).alias(column));
   return frame;
@@ -61,14 +69,15 @@ function withPandasFloats(frame: pl.DataFrame, column: string, text: pl.Series):
  */
 function pandasMightRoundOtherwise(frame: pl.DataFrame, column: string): boolean {
   const c = pl.col(column);
-  // Significant digits of each value's shortest form: no sign, point, exponent, leading or trailing zeros.
-  const digits = c.cast(pl.Utf8).str.replaceAll("e.*$", "").str.replaceAll("[-.]", "").str.replaceAll("^0+|0+$", "").str.lengths();
+  // The length of each value's shortest form bounds its digits (a sign, a point, an exponent only add to it):
+  // at most 16 characters hold at most 15 digits. Cheaper than counting the digits, and never too low.
+  const length = c.cast(pl.Utf8).str.lengths().cast(pl.Float64);
   const small = c.abs().lt(1).and(c.neq(0));
   const [flags] = frame
     .select(
-      digits
-        .gt(15)
-        .or(small.and(digits.cast(pl.Float64).sub(c.abs().log(10).floor()).gt(15)))
+      length
+        .gt(16)
+        .or(small.and(length.sub(c.abs().log(10).floor()).gt(15)))
         .or(c.abs().gt(1e22))
         .or(c.abs().lt(1e-22).and(c.neq(0)))
         .or(c.isInfinite())
