@@ -1,5 +1,5 @@
 // Writes parsed tables as canonical Arrow IPC files and reads back their schemas.
-import { link, mkdir, open, readFile, rm, stat } from "node:fs/promises";
+import { link, mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
 import pl, { type DataFrame } from "nodejs-polars";
@@ -8,24 +8,29 @@ import { pandasDtypes } from "./dtype-names.ts";
 
 export type TableSchema = { name: string; num_cols: number; num_rows: number; dtypes: Record<string, string> };
 
-const HEAD_BYTES = 4 << 20;
+/** How much of a file's start is read for its schema: a usual one fits in the first, thousands of columns in the second. */
+const HEAD_BYTES = [64 << 10, 4 << 20];
 
 /** The schema message at the start of an IPC file, without reading its batches. */
 async function readSchema(path: string): Promise<Schema> {
-  const size = (await stat(path)).size;
   const handle = await open(path, "r");
   try {
-    const head = Buffer.alloc(Math.min(size, HEAD_BYTES));
-    await handle.read(head, 0, head.length, 0);
-    try {
-      // Skip the 8-byte "ARROW1\0\0" file magic: what follows starts like a stream, schema first.
-      const reader = RecordBatchStreamReader.from(head.subarray(8));
-      reader.open();
-      return reader.schema;
-    } catch {
-      // A schema larger than the head (thousands of columns): read the file whole.
-      return tableFromIPC(await readFile(path)).schema;
+    const size = (await handle.stat()).size;
+    for (const bytes of HEAD_BYTES) {
+      const head = Buffer.allocUnsafe(Math.min(size, bytes));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      try {
+        // Skip the 8-byte "ARROW1\0\0" file magic: what follows starts like a stream, schema first.
+        const reader = RecordBatchStreamReader.from(head.subarray(8, bytesRead));
+        reader.open();
+        return reader.schema;
+      } catch {
+        // A schema larger than the head: read more.
+        if (head.length === size) break;
+      }
     }
+    // A schema larger than the largest head (thousands of columns): read the file whole.
+    return tableFromIPC(await readFile(path)).schema;
   } finally {
     await handle.close();
   }
