@@ -1,4 +1,7 @@
-// The real Node process: HTTP on one port, graphql-ws and SSE subscriptions, GET bodies, SIGTERM drain.
+// The real Node process: HTTP on one port, graphql-ws and SSE subscriptions, GET bodies, uploads, SIGTERM drain.
+import { readdirSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
@@ -78,6 +81,34 @@ describe("node server process", () => {
     }
     controller.abort();
     expect(text).toContain('"personalKeyEvents":{"kind":"CREATED"}');
+  });
+
+  it("stores an upload byte for byte as its chunks arrive (the blob store frees each chunk once written)", async () => {
+    // 24 MiB of CSV in uneven pieces: hundreds of socket reads, each a chunk the blob store writes, then releases.
+    const lines = ["id,label"];
+    for (let i = 0; lines.length < 1_200_000; i += 1) lines.push(`${i},label-${(i * 7919) % 100_003}`);
+    const bytes = Buffer.from(`${lines.join("\n")}\n`);
+    const created = await post(server.url, "/api/v2/files/", { file_type: "csv" }, bearer(token));
+    const fileId = String(created.body.file_id);
+    const record = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      const req = request(
+        `${server.url}/api/v2/upload/files/${fileId}`,
+        { method: "POST", headers: { ...bearer(token), "content-length": String(bytes.length) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as Record<string, unknown>));
+        },
+      );
+      req.on("error", reject);
+      for (let at = 0; at < bytes.length; at += 100_003) req.write(bytes.subarray(at, at + 100_003));
+      req.end();
+    });
+    expect(record.is_valid).toBe(true);
+    expect((record.tables_schemas as { num_rows: number }[])[0]?.num_rows).toBe(lines.length - 1);
+    const folder = path.join(db.dataDir, "blobs", "files", fileId);
+    const [version] = readdirSync(folder);
+    expect(readFileSync(path.join(folder, String(version), "raw")).equals(bytes)).toBe(true);
   });
 
   it("slows down repeated failed logins", async () => {
