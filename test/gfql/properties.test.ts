@@ -11,21 +11,10 @@ import { describe, expect, it } from "vitest";
 import { parseCypher } from "../../src/gfql/cypher/index.ts";
 import type { GfqlGraph } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { seeded } from "../helpers/seeded.ts";
 import { executeBoth } from "./engines.ts";
 
-/** mulberry32: a small seeded PRNG. */
-function prng(seed: number): { next: () => number; int: (lo: number, hi: number) => number; pick: <T>(xs: readonly T[]) => T } {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  return { next, int, pick: (xs) => xs[int(0, xs.length - 1)] as (typeof xs)[number] };
-}
+const prng = seeded;
 type Rng = ReturnType<typeof prng>;
 
 type Edge = { id: string; s: string; d: string; t: string };

@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Data, makeVector, type Table, Type, tableFromIPC } from "apache-arrow";
+import { expect } from "vitest";
 import type { TestGateway } from "./gateway.ts";
 
 /**
@@ -281,4 +282,14 @@ export async function readAllWays(
   const node = (pandas.ok ? pandas.columns[0] : file.ok ? file.columns[0] : undefined) ?? "0";
   const direct = await serviceReadDirect(gw, token, request, node);
   return { pandas, file, direct };
+}
+
+/** The service's reading agrees with pandas': the same table, or a refusal (with one of our codes) where pandas refuses. */
+export function expectAgreement(service: Reading, pandas: Reading): void {
+  if (!pandas.ok) {
+    expect(service.ok, `pandas refused (${pandas.error}: ${pandas.message}); the service read it`).toBe(false);
+    if (!service.ok) expect(["INVALID_INPUT", "PARSE_FAILED"]).toContain(service.error);
+    return;
+  }
+  expect(service).toEqual(pandas);
 }

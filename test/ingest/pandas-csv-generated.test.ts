@@ -4,22 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { PANDAS_PYTHON, PANDAS_SKIP_REASON, pandasReadMany, type Reading, readAllWays } from "../helpers/pandas-reference.ts";
+import { seeded } from "../helpers/seeded.ts";
 
-/** mulberry32: a small seeded generator, so every run reads the same cases. */
 function random(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T,
-    int: (n: number) => Math.floor(next() * n),
-  };
+  const r = seeded(seed);
+  return { ...r, int: (n: number) => r.int(0, n - 1) };
 }
 
 const VALUES: Record<string, string[]> = {

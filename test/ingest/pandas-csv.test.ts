@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import {
+  expectAgreement,
   PANDAS_PYTHON,
   PANDAS_SKIP_REASON,
   pandasReadMany,
@@ -140,16 +141,6 @@ function generated(): Case[] {
 
 const ALL: Case[] = [...FOUND_WRONG, ...OPTIONS, ...AWKWARD, ...generated()];
 
-/** Refusals agree when both refuse; the service's must name a code. */
-function agree(service: Reading, pandas: Reading): void {
-  if (!pandas.ok) {
-    expect(service.ok, `pandas refused (${pandas.error}: ${pandas.message}); the service read it`).toBe(false);
-    if (!service.ok) expect(["INVALID_INPUT", "PARSE_FAILED"]).toContain(service.error);
-    return;
-  }
-  expect(service).toEqual(pandas);
-}
-
 describe.skipIf(!PANDAS_PYTHON)(`read_csv against pandas${PANDAS_SKIP_REASON}`, () => {
   let gw: TestGateway;
   let token: string;
@@ -164,8 +155,8 @@ describe.skipIf(!PANDAS_PYTHON)(`read_csv against pandas${PANDAS_SKIP_REASON}`, 
   it.each(ALL.map((c, i) => [c[0], i] as const))("%s", async (_title, i) => {
     const [, bytes, options] = ALL[i] as Case;
     const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes, options: options ?? {} }, expected[i]);
-    agree(file, expected[i] as Reading);
-    agree(direct, expected[i] as Reading);
+    expectAgreement(file, expected[i] as Reading);
+    expectAgreement(direct, expected[i] as Reading);
   });
 
   it("refuses pandas' own refusals at file creation, naming the option (400)", async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import {
+  expectAgreement,
   PANDAS_PYTHON,
   PANDAS_SKIP_REASON,
   pandasRead,
@@ -184,16 +185,6 @@ const AWKWARD: JsonCase[] = [
 
 const ALL: JsonCase[] = [...ORIENTS, ...LINES, ...DTYPES, ...DATES, ...MORE_OPTIONS, ...AWKWARD, ...generatedJsonCases()];
 
-/** Refusals agree when both refuse; the service's must name a code. */
-function agree(service: Reading, pandas: Reading): void {
-  if (!pandas.ok) {
-    expect(service.ok, `pandas refused (${pandas.error}: ${pandas.message}); the service read it`).toBe(false);
-    if (!service.ok) expect(["INVALID_INPUT", "PARSE_FAILED"]).toContain(service.error);
-    return;
-  }
-  expect(service).toEqual(pandas);
-}
-
 describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`, () => {
   let gw: TestGateway;
   let token: string;
@@ -209,9 +200,9 @@ describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`,
     const [, bytes, options] = ALL[i] as JsonCase;
     const pandas = expected[i] as Reading;
     const { file, direct } = await readAllWays(gw, token, { format: "json", bytes, options: options ?? {} }, pandas);
-    agree(file, pandas);
+    expectAgreement(file, pandas);
     // A table of no columns cannot be a dataset's nodes (the node binding needs a column): the files route shows it.
-    if (!pandas.ok || pandas.columns.length > 0) agree(direct, pandas);
+    if (!pandas.ok || pandas.columns.length > 0) expectAgreement(direct, pandas);
   });
 
   it("answers pandas' own refusals with its reason: 400 INVALID_INPUT naming the option, at file creation and on the direct route", async () => {

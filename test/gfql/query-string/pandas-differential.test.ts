@@ -10,6 +10,7 @@ import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import type { GfqlGraph } from "../../../src/gfql/execute.ts";
 import { parseGfql } from "../../../src/gfql/parse.ts";
+import { seeded } from "../../helpers/seeded.ts";
 import { executeBoth } from "../engines.ts";
 
 const SCRIPT = path.join(path.dirname(fileURLToPath(import.meta.url)), "pandas_query.py");
@@ -24,21 +25,7 @@ function pandasPython(): string | undefined {
 }
 const PYTHON = pandasPython();
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return {
-    next,
-    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
-    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)] as T,
-  };
-}
+const rng = seeded;
 type R = ReturnType<typeof rng>;
 
 type Columns = { i: number[]; j: number[]; f: Array<number | null>; s: Array<string | null>; b: boolean[] };
