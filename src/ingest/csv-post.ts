@@ -47,7 +47,9 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
       return typed;
     }
   }
-  // Booleans are at most five letters ("false"): a longer value settles it without lower-casing the column.
+  // Booleans are at most five letters ("false"): the first value, or else a longer value, settles it without
+  // lower-casing the column (the lengths alone take 40 ms at 5M values).
+  if (!head.head(1).str.toLowerCase().isIn(["true", "false"]).all()) return frame;
   if ((series.str.lengths().max() ?? 0) > 5) return frame;
   const lower = series.dropNulls().str.toLowerCase();
   if (lower.isIn(["true", "false"]).all()) return frame.withColumns(pl.col(column).str.toLowerCase().eq(pl.lit("true")).alias(column));
