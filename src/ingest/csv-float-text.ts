@@ -38,6 +38,7 @@ function withPandasFloats(input: pl.DataFrame): pl.DataFrame {
         ? col("s").str.extract("[eE]([+-]?[0-9]+)$", 1).fillNull(pl.lit("0")).cast(pl.Int64).alias("written")
         : pl.lit(0).cast(pl.Int64).alias("written"),
     )
+    .drop("s")
     .withColumns(col("digits").str.lengths().cast(pl.Int64).alias("count"))
     .withColumns(
       // number = number * 10 + digit, digit by digit: exact up to 15 digits (below 2^53), rounded at the 16th and 17th.
@@ -52,6 +53,8 @@ function withPandasFloats(input: pl.DataFrame): pl.DataFrame {
         )
         .alias("exponent"),
     )
+    // Intermediate text columns go as soon as they are read: at a million values each is tens of MiB.
+    .drop("digits")
     .withColumns(
       pl
         .when(col("count").gt(15))
