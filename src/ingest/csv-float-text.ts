@@ -27,70 +27,77 @@ function withPandasFloats(input: pl.DataFrame): pl.DataFrame {
     .toRecords();
   const mantissa = seen?.exponent === true ? col("s").str.replace("[eE].*$", "") : col("s");
   const unsigned = seen?.sign === true ? mantissa.str.replace("^[+-]", "") : mantissa;
-  return frame
-    .withColumns(
-      col("s").str.contains(SHAPE).alias("matched"),
-      col("s").str.startsWith("-").alias("negative"),
-      // The digits before the exponent (sign and point dropped), the whole part's, and the written exponent.
-      unsigned.str.replace(".", "", true).alias("digits"),
-      unsigned.str.extract("^([0-9]*)", 1).str.lengths().cast(pl.Int64).alias("wholeCount"),
-      seen?.exponent === true
-        ? col("s").str.extract("[eE]([+-]?[0-9]+)$", 1).fillNull(pl.lit("0")).cast(pl.Int64).alias("written")
-        : pl.lit(0).cast(pl.Int64).alias("written"),
-    )
-    .drop("s")
-    .withColumns(col("digits").str.lengths().cast(pl.Int64).alias("count"))
-    .withColumns(
-      // number = number * 10 + digit, digit by digit: exact up to 15 digits (below 2^53), rounded at the 16th and 17th.
-      col("digits").str.slice(0, 15).cast(pl.Int64).cast(pl.Float64).alias("head"),
-      col("digits").str.slice(15, 1).cast(pl.Float64).alias("d16"),
-      col("digits").str.slice(16, 1).cast(pl.Float64).alias("d17"),
-      // Digits past the 17th: in the whole part each raises the exponent, in the fraction they are dropped.
-      col("written")
-        .add(pl.when(col("wholeCount").gt(MAX_DIGITS)).then(col("wholeCount").sub(MAX_DIGITS)).otherwise(pl.lit(0)))
-        .sub(
-          pl.when(col("count").gt(MAX_DIGITS)).then(pl.lit(MAX_DIGITS)).otherwise(col("count")).sub(col("wholeCount")).clip(0, MAX_DIGITS),
-        )
-        .alias("exponent"),
-    )
-    // Intermediate text columns go as soon as they are read: at a million values each is tens of MiB.
-    .drop("digits")
-    .withColumns(
-      pl
-        .when(col("count").gt(15))
-        .then(col("head").mul(pl.lit(10.0)).add(col("d16")))
-        .otherwise(col("head"))
-        .alias("n16"),
-      power(col("exponent").abs()).alias("power"),
-    )
-    .withColumns(
-      pl
-        .when(col("count").gt(16))
-        .then(col("n16").mul(pl.lit(10.0)).add(col("d17")))
-        .otherwise(col("n16"))
-        .alias("n17"),
-    )
-    .withColumns(
-      pl
-        .when(col("negative"))
-        .then(col("n17").mul(pl.lit(-1.0)))
-        .otherwise(col("n17"))
-        .alias("signed"),
-    )
-    .withColumns(
-      pl
-        .when(col("exponent").gt(0))
-        .then(col("signed").mul(col("power")))
-        .otherwise(col("signed").div(col("power")))
-        .alias("scaled"),
-      col("matched").and(col("count").gt(0)).alias("shaped"),
-    )
-    .withColumns(
-      pl.when(col("shaped")).then(col("scaled")).otherwise(pl.lit(null).cast(pl.Float64)).alias("value"),
-      // Past 1e308 pandas reports an overflow; below 1e-308 it divides twice (number / 10^k / 1e308), which polars
-      // would not do the same way (it turns a division by a constant into a multiplication): read those the slow way.
-      col("shaped").and(col("exponent").ltEq(308)).and(col("exponent").gtEq(-308)).and(col("scaled").isFinite()).alias("read"),
-    );
+  return (
+    frame
+      .withColumns(
+        col("s").str.contains(SHAPE).alias("matched"),
+        col("s").str.startsWith("-").alias("negative"),
+        // The digits before the exponent (sign and point dropped), the whole part's, and the written exponent.
+        unsigned.str.replace(".", "", true).alias("digits"),
+        unsigned.str.extract("^([0-9]*)", 1).str.lengths().cast(pl.Int64).alias("wholeCount"),
+        seen?.exponent === true
+          ? col("s").str.extract("[eE]([+-]?[0-9]+)$", 1).fillNull(pl.lit("0")).cast(pl.Int64).alias("written")
+          : pl.lit(0).cast(pl.Int64).alias("written"),
+      )
+      .drop("s")
+      .withColumns(col("digits").str.lengths().cast(pl.Int64).alias("count"))
+      .withColumns(
+        // number = number * 10 + digit, digit by digit: exact up to 15 digits (below 2^53), rounded at the 16th and 17th.
+        col("digits").str.slice(0, 15).cast(pl.Int64).cast(pl.Float64).alias("head"),
+        col("digits").str.slice(15, 1).cast(pl.Float64).alias("d16"),
+        col("digits").str.slice(16, 1).cast(pl.Float64).alias("d17"),
+        // Digits past the 17th: in the whole part each raises the exponent, in the fraction they are dropped.
+        col("written")
+          .add(pl.when(col("wholeCount").gt(MAX_DIGITS)).then(col("wholeCount").sub(MAX_DIGITS)).otherwise(pl.lit(0)))
+          .sub(
+            pl
+              .when(col("count").gt(MAX_DIGITS))
+              .then(pl.lit(MAX_DIGITS))
+              .otherwise(col("count"))
+              .sub(col("wholeCount"))
+              .clip(0, MAX_DIGITS),
+          )
+          .alias("exponent"),
+      )
+      // Intermediate text columns go as soon as they are read: at a million values each is tens of MiB.
+      .drop("digits")
+      .withColumns(
+        pl
+          .when(col("count").gt(15))
+          .then(col("head").mul(pl.lit(10.0)).add(col("d16")))
+          .otherwise(col("head"))
+          .alias("n16"),
+        power(col("exponent").abs()).alias("power"),
+      )
+      .withColumns(
+        pl
+          .when(col("count").gt(16))
+          .then(col("n16").mul(pl.lit(10.0)).add(col("d17")))
+          .otherwise(col("n16"))
+          .alias("n17"),
+      )
+      .withColumns(
+        pl
+          .when(col("negative"))
+          .then(col("n17").mul(pl.lit(-1.0)))
+          .otherwise(col("n17"))
+          .alias("signed"),
+      )
+      .withColumns(
+        pl
+          .when(col("exponent").gt(0))
+          .then(col("signed").mul(col("power")))
+          .otherwise(col("signed").div(col("power")))
+          .alias("scaled"),
+        col("matched").and(col("count").gt(0)).alias("shaped"),
+      )
+      .withColumns(
+        pl.when(col("shaped")).then(col("scaled")).otherwise(pl.lit(null).cast(pl.Float64)).alias("value"),
+        // Past 1e308 pandas reports an overflow; below 1e-308 it divides twice (number / 10^k / 1e308), which polars
+        // would not do the same way (it turns a division by a constant into a multiplication): read those the slow way.
+        col("shaped").and(col("exponent").ltEq(308)).and(col("exponent").gtEq(-308)).and(col("scaled").isFinite()).alias("read"),
+      )
+  );
 }
 
 /** The double pandas reads from each text (null where not of the digit shape), and whether it reads it at all. */
