@@ -83,11 +83,13 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
 
   function parseRows(rows: Buffer, final: boolean): void {
     if (headerLength < 0) throw new GiveUp("no header line");
-    // pandas skips blank lines, polars reads them as rows of nulls: the whole-file read handles them.
-    // (A two-byte pattern costs several times a one-byte search: "\n\r\n" is looked for only where a CR is.)
-    if (rows.includes("\n\n") || (rows.includes(13) && rows.includes("\n\r\n"))) throw new GiveUp("a blank line");
     const reader = schema ? { ...options.reader, schema } : options.reader;
     const frame = pl.readCSV(rows, reader);
+    // pandas skips blank lines, polars reads them as rows of nulls: the whole-file read handles them. A frame
+    // without a null has no blank line, so the bytes are searched only when one is there. (A two-byte pattern
+    // costs several times a one-byte search: "\n\r\n" is looked for only where a CR is.)
+    const nulls = frame.getColumns().some((column) => column.nullCount() > 0);
+    if (nulls && (rows.includes("\n\n") || (rows.includes(13) && rows.includes("\n\r\n")))) throw new GiveUp("a blank line");
     if (!schema) {
       if (!final && frame.height < options.inferRows) throw new GiveUp("first chunk holds too few rows to infer types");
       for (const [name, type] of columnTypes(frame)) {

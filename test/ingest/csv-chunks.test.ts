@@ -105,6 +105,17 @@ describe("createCsvChunkParser", () => {
     expect(a.frameEqual(b, true)).toBe(true);
   });
 
+  it.each(["\n", "\r\n"])("gives up on a blank line past the first chunk (%j line ends), which pandas skips", async (eol) => {
+    const text = table(30_000, (i) => `${i},n,${i},true`)
+      .replace("\n20000,", "\n\n20000,")
+      .replaceAll("\n", eol);
+    await expect(chunked(text, 100_000)).rejects.toBeInstanceOf(GiveUp);
+    // Through readCsv the blank line is skipped, as pandas skips it.
+    const read = await viaChunks(text, 100_000);
+    expect(read.height).toBe(30_000);
+    expect(read.getColumn("id").nullCount()).toBe(0);
+  });
+
   it("gives up on integers beyond 64 bits, which the whole-file path converts", async () => {
     const text = table(12_000, (i) => `${i === 3 ? "18446744073709551615" : i},n,${i},true`);
     await expect(chunked(text, 50_000)).rejects.toBeInstanceOf(GiveUp);
