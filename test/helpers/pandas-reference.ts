@@ -6,8 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Data, makeVector, type Table, Type, tableFromIPC } from "apache-arrow";
-import { expect } from "vitest";
-import type { TestGateway } from "./gateway.ts";
+import { afterAll, beforeAll, expect } from "vitest";
+import { createTestGateway, type TestGateway } from "./gateway.ts";
 
 /**
  * A table as pandas would hold it: column names in order, pandas dtype names, and every value as a tagged
@@ -292,4 +292,19 @@ export function expectAgreement(service: Reading, pandas: Reading): void {
     return;
   }
   expect(service).toEqual(pandas);
+}
+
+/**
+ * Inside a describe: a gateway on SQLite, a signed-in token, and pandas' readings of `requests` (one python run for
+ * all), made before the suite's tests and closed after them.
+ */
+export function withPandasReadings(requests: readonly ReadRequest[]): { gw: TestGateway; token: string; expected: Reading[] } {
+  const suite = {} as { gw: TestGateway; token: string; expected: Reading[] };
+  beforeAll(async () => {
+    suite.gw = await createTestGateway("sqlite");
+    suite.token = await suite.gw.login();
+    suite.expected = await pandasReadMany([...requests]);
+  });
+  afterAll(() => suite.gw?.close());
+  return suite;
 }

@@ -1,9 +1,8 @@
 // Generated CSV inputs x read_csv options, read by pandas and by the service (files route and direct route):
 // column names and order, pandas dtypes and every value must agree; where pandas refuses, the service refuses.
 // The inputs come from a fixed seed, so a failure names a case that reproduces.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { PANDAS_PYTHON, PANDAS_SKIP_REASON, pandasReadMany, type Reading, readAllWays } from "../helpers/pandas-reference.ts";
+import { describe, expect, it } from "vitest";
+import { PANDAS_PYTHON, PANDAS_SKIP_REASON, type Reading, readAllWays, withPandasReadings } from "../helpers/pandas-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 function random(seed: number) {
@@ -114,20 +113,12 @@ function generate(seed: number): Generated {
 const CASES = Array.from({ length: 150 }, (_, i) => generate(1000 + i));
 
 describe.skipIf(!PANDAS_PYTHON)(`generated CSV x options against pandas${PANDAS_SKIP_REASON}`, () => {
-  let gw: TestGateway;
-  let token: string;
-  let expected: Reading[];
-  beforeAll(async () => {
-    gw = await createTestGateway("sqlite");
-    token = await gw.login();
-    expected = await pandasReadMany(CASES.map((c) => ({ format: "csv", bytes: c.text, options: c.options })));
-  });
-  afterAll(() => gw?.close());
+  const suite = withPandasReadings(CASES.map((c) => ({ format: "csv", bytes: c.text, options: c.options })));
 
   it.each(CASES.map((c, i) => [c.title, i] as const))("%s", async (_title, i) => {
     const c = CASES[i] as Generated;
-    const pandas = expected[i] as Reading;
-    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes: c.text, options: c.options }, pandas);
+    const pandas = suite.expected[i] as Reading;
+    const { file, direct } = await readAllWays(suite.gw, suite.token, { format: "csv", bytes: c.text, options: c.options }, pandas);
     for (const service of [file, direct]) {
       if (pandas.ok) expect(service, `input:\n${c.text}`).toEqual(pandas);
       else expect(service.ok, `pandas refused (${pandas.error}: ${pandas.message}); input:\n${c.text}`).toBe(false);

@@ -11,6 +11,7 @@ import {
   type ReadRequest,
   readAllWays,
   serviceReadFile,
+  withPandasReadings,
 } from "../helpers/pandas-reference.ts";
 
 type Case = [title: string, bytes: string | Uint8Array, options?: Record<string, unknown>];
@@ -142,28 +143,20 @@ function generated(): Case[] {
 const ALL: Case[] = [...FOUND_WRONG, ...OPTIONS, ...AWKWARD, ...generated()];
 
 describe.skipIf(!PANDAS_PYTHON)(`read_csv against pandas${PANDAS_SKIP_REASON}`, () => {
-  let gw: TestGateway;
-  let token: string;
-  let expected: Reading[];
-  beforeAll(async () => {
-    gw = await createTestGateway("sqlite");
-    token = await gw.login();
-    expected = await pandasReadMany(ALL.map(([, bytes, options]): ReadRequest => ({ format: "csv", bytes, options: options ?? {} })));
-  });
-  afterAll(() => gw?.close());
+  const suite = withPandasReadings(ALL.map(([, bytes, options]): ReadRequest => ({ format: "csv", bytes, options: options ?? {} })));
 
   it.each(ALL.map((c, i) => [c[0], i] as const))("%s", async (_title, i) => {
     const [, bytes, options] = ALL[i] as Case;
-    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes, options: options ?? {} }, expected[i]);
-    expectAgreement(file, expected[i] as Reading);
-    expectAgreement(direct, expected[i] as Reading);
+    const { file, direct } = await readAllWays(suite.gw, suite.token, { format: "csv", bytes, options: options ?? {} }, suite.expected[i]);
+    expectAgreement(file, suite.expected[i] as Reading);
+    expectAgreement(direct, suite.expected[i] as Reading);
   });
 
   it("refuses pandas' own refusals at file creation, naming the option (400)", async () => {
     for (const options of [{ mangle_dupe_cols: false }, { dtype: { d: "datetime64[ns, UTC]" } }, { dtype: ["int64", "datetime64"] }]) {
-      const { status, body } = await gw.json<{ error: { code: string; details: { field: string } } }>("/api/v2/files/", {
+      const { status, body } = await suite.gw.json<{ error: { code: string; details: { field: string } } }>("/api/v2/files/", {
         method: "POST",
-        headers: { authorization: `Bearer ${token}` },
+        headers: { authorization: `Bearer ${suite.token}` },
         json: { file_type: "csv", parser_options: options },
       });
       expect(status).toBe(400);
@@ -195,13 +188,21 @@ describe.skipIf(!PANDAS_PYTHON)(`cudf's forms of read_csv options, against panda
     const whole = await readAllWays(gw, token, { format: "csv", bytes: `a,b\n${text}`, options: { byte_range: [0, 9] } });
     const head = (await pandasReadMany([{ format: "csv", bytes: "a,b\n1,x\n22,yy\n" }]))[0] as Reading;
     expect(whole.file).toEqual(head);
-    const refused = await serviceReadFile(gw, token, { format: "csv", bytes: `a,b\n${text}`, options: { byte_range: [4, 10] } });
+    const refused = await serviceReadFile(gw, token, {
+      format: "csv",
+      bytes: `a,b\n${text}`,
+      options: { byte_range: [4, 10] },
+    });
     expect(refused).toMatchObject({ ok: false, error: "INVALID_INPUT", status: 400 });
   });
 
   it("a list dtype gives each column its dtype in order, as pandas' dtype by position does", async () => {
     const bytes = "a,b,c\n007,1,2\n";
-    const { file, direct } = await readAllWays(gw, token, { format: "csv", bytes, options: { dtype: ["str", "float64", "Int64"] } });
+    const { file, direct } = await readAllWays(gw, token, {
+      format: "csv",
+      bytes,
+      options: { dtype: ["str", "float64", "Int64"] },
+    });
     const pandas = (
       await pandasReadMany([{ format: "csv", bytes, options: { dtype: { a: "str", b: "float64", c: "Int64" } } }])
     )[0] as Reading;

@@ -1,7 +1,6 @@
 // read_json against pandas itself: each input is read by pandas (python3) and by the service through the files
 // route and the direct dataset route; names, dtypes and every value must agree, and so must refusals.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
+import { describe, expect, it } from "vitest";
 import {
   expectAgreement,
   PANDAS_PYTHON,
@@ -12,6 +11,7 @@ import {
   type ReadRequest,
   readAllWays,
   serviceReadDirect,
+  withPandasReadings,
 } from "../helpers/pandas-reference.ts";
 import { generatedJsonCases, type JsonCase } from "./pandas-json-cases.ts";
 
@@ -186,20 +186,12 @@ const AWKWARD: JsonCase[] = [
 const ALL: JsonCase[] = [...ORIENTS, ...LINES, ...DTYPES, ...DATES, ...MORE_OPTIONS, ...AWKWARD, ...generatedJsonCases()];
 
 describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`, () => {
-  let gw: TestGateway;
-  let token: string;
-  let expected: Reading[];
-  beforeAll(async () => {
-    gw = await createTestGateway("sqlite");
-    token = await gw.login();
-    expected = await pandasReadMany(ALL.map(([, bytes, options]): ReadRequest => ({ format: "json", bytes, options: options ?? {} })));
-  });
-  afterAll(() => gw?.close());
+  const suite = withPandasReadings(ALL.map(([, bytes, options]): ReadRequest => ({ format: "json", bytes, options: options ?? {} })));
 
   it.each(ALL.map((c, i) => [c[0], i] as const))("%s", async (_title, i) => {
     const [, bytes, options] = ALL[i] as JsonCase;
-    const pandas = expected[i] as Reading;
-    const { file, direct } = await readAllWays(gw, token, { format: "json", bytes, options: options ?? {} }, pandas);
+    const pandas = suite.expected[i] as Reading;
+    const { file, direct } = await readAllWays(suite.gw, suite.token, { format: "json", bytes, options: options ?? {} }, pandas);
     expectAgreement(file, pandas);
     // A table of no columns cannot be a dataset's nodes (the node binding needs a column): the files route shows it.
     if (!pandas.ok || pandas.columns.length > 0) expectAgreement(direct, pandas);
@@ -217,21 +209,24 @@ describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`,
     for (const [i, [options, field, reason]] of refusals.entries()) {
       const p = pandas[i] as Reading;
       expect(p.ok ? "" : p.message).toBe(reason);
-      const { status, body } = await gw.json<{ error: { code: string; message: string; details: { field: string } } }>("/api/v2/files/", {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}` },
-        json: { file_type: "json", parser_options: options },
-      });
+      const { status, body } = await suite.gw.json<{ error: { code: string; message: string; details: { field: string } } }>(
+        "/api/v2/files/",
+        {
+          method: "POST",
+          headers: { authorization: `Bearer ${suite.token}` },
+          json: { file_type: "json", parser_options: options },
+        },
+      );
       expect([status, body.error.code, body.error.details.field]).toEqual([400, "INVALID_INPUT", `parser_options.${field}`]);
       expect(body.error.message).toContain(reason);
-      const direct = await serviceReadDirect(gw, token, { format: "json", bytes: '[{"a":1}]', options }, "a");
+      const direct = await serviceReadDirect(suite.gw, suite.token, { format: "json", bytes: '[{"a":1}]', options }, "a");
       expect(direct).toMatchObject({ ok: false, error: "INVALID_INPUT", status: 400, message: expect.stringContaining(reason) });
     }
   });
 
   it("documented difference: a leading UTF-8 byte-order mark is skipped (pandas refuses the file)", async () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('[{"a":1,"b":"x"}]')]);
-    const { pandas, file, direct } = await readAllWays(gw, token, { format: "json", bytes });
+    const { pandas, file, direct } = await readAllWays(suite.gw, suite.token, { format: "json", bytes });
     expect(pandas).toMatchObject({ ok: false, message: "Expected object or value" });
     const plain = await pandasRead({ format: "json", bytes: '[{"a":1,"b":"x"}]' });
     expect(file).toEqual(plain);
@@ -240,7 +235,7 @@ describe.skipIf(!PANDAS_PYTHON)(`read_json against pandas${PANDAS_SKIP_REASON}`,
 
   it.each(DEVIATIONS.map((d, i) => [d.title, i] as const))("documented difference: %s", async (_title, i) => {
     const { request, expect: expectation } = DEVIATIONS[i] as Deviation;
-    const { pandas, file, direct } = await readAllWays(gw, token, request);
+    const { pandas, file, direct } = await readAllWays(suite.gw, suite.token, request);
     if (!pandas.ok) throw new Error(`pandas refused: ${pandas.message}`);
     const ours = expectation(pandas);
     expect(ours).not.toEqual(pandas);
