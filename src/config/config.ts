@@ -52,6 +52,10 @@ export type Config = Readonly<{
   mcpMaxSessions: number;
   /** Sharing mode of new datasets: private, organization or public. */
   defaultSharingMode: "private" | "organization" | "public";
+  /** Compute jobs: how many one process runs at once; the BullMQ queue's name; whether the gateway takes jobs too. */
+  computeJobConcurrency: number;
+  computeQueueName: string;
+  computeGatewayWorker: boolean;
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -151,5 +155,8 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     mcpToolTimeoutMs: int(env, "MCP_TOOL_TIMEOUT_MS", 60_000, 1),
     mcpMaxSessions: int(env, "MCP_MAX_SESSIONS", 10_000, 1),
     defaultSharingMode: sharingMode(env.DEFAULT_SHARING_MODE),
+    computeJobConcurrency: int(env, "COMPUTE_JOB_CONCURRENCY", 1, 1),
+    computeQueueName: nonEmpty(env, "COMPUTE_QUEUE") ?? "compute-jobs",
+    computeGatewayWorker: bool(env, "COMPUTE_GATEWAY_WORKER", true),
   });
 }
