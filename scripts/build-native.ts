@@ -1,4 +1,4 @@
-// `npm run build:native`: builds the OpenCL probe addon in kernels/native against this Node's headers.
+// `npm run build:native`: builds the OpenCL runtime addon (kernels/native) against Node-API headers.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -28,14 +28,22 @@ function headersMajor(dir: string): number | undefined {
   return match ? Number(match[1]) : undefined;
 }
 
+/** True when dir carries Node-API headers (include/node/node_api.h) of Node 18 or later (Node-API 9). */
+function hasNodeApi(dir: string): boolean {
+  return existsSync(path.join(dir, "include/node/node_api.h")) && (headersMajor(dir) ?? 0) >= 18;
+}
+
 // Headers for the Node that runs this (npm scripts run the carried Node 24): next to its binary, in the `node`
-// dependency's platform package, npm_config_nodedir, or /usr. Nothing is downloaded.
+// dependency's platform package, npm_config_nodedir, or /usr. Nothing is downloaded. The addon uses only Node-API
+// (ABI-stable, version 9), so when no headers of this Node's major exist, any Node 18+ headers build one that loads.
 const major = Number(process.versions.node.split(".")[0]);
-const candidates = [path.resolve(process.execPath, "../.."), carriedNodeDir(), process.env.npm_config_nodedir, "/usr"];
-const nodedir = candidates.find((dir): dir is string => Boolean(dir) && headersMajor(dir as string) === major);
+const candidates = [path.resolve(process.execPath, "../.."), carriedNodeDir(), process.env.npm_config_nodedir, "/usr"].filter(
+  (dir): dir is string => Boolean(dir),
+);
+const nodedir = candidates.find((dir) => headersMajor(dir) === major) ?? candidates.find(hasNodeApi);
 try {
   if (!nodedir) {
-    throw new Error(`no Node ${major} headers in ${candidates.filter(Boolean).join(", ")}; set npm_config_nodedir`);
+    throw new Error(`no Node-API headers in ${candidates.join(", ")}; set npm_config_nodedir`);
   }
   // node-gyp lets npm_config_nodedir (npm exports it from any .npmrc) override --nodedir: set both.
   execFileSync(process.execPath, [nodeGyp, "rebuild", `--nodedir=${nodedir}`], {
@@ -46,6 +54,6 @@ try {
 } catch (error) {
   if (!optional) throw error;
   console.warn(
-    `kernels/native: OpenCL probe not built (${(error as Error).message.split("\n")[0]}); health checks will report no OpenCL context`,
+    `kernels/native: OpenCL runtime not built (${(error as Error).message.split("\n")[0]}); compute uses the CPU backend and health checks say so`,
   );
 }

@@ -1,10 +1,11 @@
 {
   "targets": [
     {
-      "target_name": "opencl_probe",
-      "sources": ["src/opencl_probe.c"],
-      "libraries": ["-ldl"],
-      "cflags": ["-O2", "-Wall", "-Wextra"]
+      "target_name": "opencl",
+      "sources": ["src/cl_loader.c", "src/probe.c", "src/runtime.c"],
+      "libraries": ["-ldl", "-lpthread"],
+      "cflags": ["-O2", "-Wall", "-Wextra"],
+      "defines": ["NAPI_VERSION=9"]
     }
   ]
 }

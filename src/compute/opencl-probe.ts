@@ -1,4 +1,4 @@
-// Asks the native OpenCL binding (kernels/native) whether a context can be created on any device.
+// Asks the native OpenCL runtime (kernels/native) whether a context can be created on any device.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,7 @@ export type OpenClProbe = {
 
 type NativeProbe = { probe(): { ok: boolean; error?: string; platforms?: { name: string; devices: OpenClDevice[] }[] } };
 
-const ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../kernels/native/build/Release/opencl_probe.node");
+const ADDON = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../kernels/native/build/Release/opencl.node");
 
 let native: NativeProbe | undefined | null;
 
