@@ -4,6 +4,9 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
 import type { Viewer } from "../auth/viewer.ts";
+import { type ComputePool, type ComputeProgress, defaultComputePool } from "../compute/compute-pool.ts";
+import { parseCompute } from "../compute/params.ts";
+import type { Backend } from "../compute/types.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
@@ -72,6 +75,10 @@ export function createDatasetService(deps: {
   onTimings?: (timings: Record<string, number | string>) => void;
   /** Rows live sessions keep for a second: told of every change made here. */
   datasetRows: DatasetRows;
+  /** Runs compute entries (the process's shared pool when absent). */
+  computePool?: ComputePool;
+  /** The backend compute runs on (cpu when absent). */
+  computeBackend?: Backend;
 }) {
   const { db, blobs, files } = deps;
 
@@ -181,10 +188,69 @@ export function createDatasetService(deps: {
     };
   }
 
-  /** Rebuilds the tables and switches the record to them in one update, then drops the old ones. */
+  const newVersion = () => `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+
+  /**
+   * Runs `compute` over the tables of `version` and writes the result as a new version (its fields for the record).
+   * The tables of `version` are left as they are.
+   */
+  async function computeVersion(
+    id: string,
+    version: string,
+    hasEdges: boolean,
+    bindings: { node: Record<string, string>; edge: Record<string, string> },
+    compute: unknown,
+    options: ComputeRunOptions = {},
+  ) {
+    const from = ["datasets", id, "tables", version];
+    const next = newVersion();
+    const outDir = blobs.pathOf("datasets", id, "tables", next);
+    try {
+      const result = await (deps.computePool ?? defaultComputePool()).run(
+        {
+          nodesPath: blobs.pathOf(...from, "nodes.arrow"),
+          edgesPath: hasEdges ? blobs.pathOf(...from, "edges.arrow") : undefined,
+          nodeId: bindings.node.node ?? "node",
+          source: bindings.edge.source ?? "source",
+          destination: bindings.edge.destination ?? "destination",
+          edgeWeight: bindings.edge.edge_weight,
+          compute,
+          outDir,
+          backend: deps.computeBackend ?? "cpu",
+        },
+        options,
+      );
+      return {
+        nodeCount: result.nodeCount,
+        edgeCount: result.edgeCount,
+        tablesSchemas: JSON.stringify({ nodes: result.nodes, ...(result.edges ? { edges: result.edges } : {}) }),
+        dataVersion: next,
+      };
+    } catch (error) {
+      await blobs.remove(["datasets", id, "tables", next]);
+      throw error;
+    }
+  }
+
+  const hasCompute = (compute: unknown) =>
+    compute !== null && compute !== undefined && typeof compute === "object" && Object.keys(compute).length > 0;
+
+  /** Rebuilds the tables (and runs the dataset's compute on them) and switches the record to them in one update, then drops the old ones. */
   async function rebuild(viewer: Viewer, record: DatasetRecord, extra: Record<string, unknown> = {}): Promise<DatasetRecord> {
     const built = await build(viewer, record);
     const { nodeBindings, edgeBindings, ...fields } = built;
+    // Compute at creation runs whenever the tables are (re)built, so a dataset filled by direct uploads gets its
+    // columns after each upload; the built version without them is dropped.
+    if (hasCompute(record.compute) && built.dataVersion) {
+      const computed = await computeVersion(
+        record.id,
+        built.dataVersion,
+        "edges" in (JSON.parse(fields.tablesSchemas) as object),
+        { node: nodeBindings, edge: edgeBindings },
+        record.compute,
+      ).finally(() => blobs.remove(["datasets", record.id, "tables", built.dataVersion as string]));
+      Object.assign(fields, computed);
+    }
     const updated = await db.dataset.update({
       where: { id: record.id },
       data: {
@@ -207,6 +273,8 @@ export function createDatasetService(deps: {
     const edgeEncodings = normalizeEncodings("edge", input.edgeEncodings);
     readRefs(input.nodeFiles, "node_files");
     readRefs(input.edgeFiles, "edge_files");
+    // Unknown algorithms and parameters answer before anything is made; ids and columns once the tables exist.
+    if (input.compute !== undefined && input.compute !== null) parseCompute(input.compute);
     for (const [i, transform] of (input.edgeHypergraphTransform ?? []).entries())
       readHypergraphOptions(transform, `edge_hypergraph_transform[${i}]`);
     const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
@@ -333,7 +401,34 @@ export function createDatasetService(deps: {
     };
   }
 
-  return { create, list, get, getForSession, remove, uploadTable, tablePaths };
+  /**
+   * Runs `compute` (labels -> entries) on the dataset's current tables and makes the result its new version; the
+   * previous version's files stay a minute for readers that hold them. With `viewer`, the dataset must be visible
+   * to them; without, the caller checked access (a job worker).
+   */
+  async function computeOn(id: string, compute: unknown, options: ComputeRunOptions & { viewer?: Viewer } = {}): Promise<DatasetRecord> {
+    parseCompute(compute);
+    const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
+    if (!record.dataVersion)
+      throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "dataset" } });
+    const bindings = { node: record.nodeEncodings.bindings, edge: record.edgeEncodings.bindings };
+    const fields = await computeVersion(id, record.dataVersion, Boolean(record.tablesSchemas.edges), bindings, compute, options);
+    const updated = await db.dataset.update({ where: { id }, data: fields }).catch(async (error: unknown) => {
+      await blobs.remove(["datasets", id, "tables", fields.dataVersion]);
+      throw error;
+    });
+    deps.datasetRows.forget(id);
+    const previous = record.dataVersion;
+    setTimeout(() => void blobs.remove(["datasets", id, "tables", previous]).catch(() => {}), OLD_VERSION_MS).unref();
+    return toDatasetRecord(updated);
+  }
+
+  return { create, list, get, getForSession, remove, uploadTable, tablePaths, computeOn };
 }
+
+/** How long a replaced version's files stay for readers that were handed their paths. */
+const OLD_VERSION_MS = 60_000;
+
+export type ComputeRunOptions = { onProgress?: (p: ComputeProgress) => void; signal?: AbortSignal | undefined };
 
 export type { FileRef };

@@ -1,0 +1,67 @@
+// The worker thread that runs compute jobs (compute-pool.ts): reads a version's tables (kept, with their CSR, for
+// the next job), runs the entries, writes the new version's tables.
+import path from "node:path";
+import { parentPort, workerData } from "node:worker_threads";
+import { isAppError } from "../errors/app-error.ts";
+import { createTableCache } from "../gfql/surface/table-cache.ts";
+import { writeTable } from "../ingest/table-files.ts";
+import { createComputeContext } from "./backend.ts";
+import type { ComputeJob, ComputeJobResult, ComputeProgress, WorkerMessage, WorkerReply } from "./compute-pool.ts";
+import { parseCompute } from "./params.ts";
+import { runEntries } from "./run-entries.ts";
+import { ComputeCancelled } from "./types.ts";
+
+const cache = createTableCache(Number((workerData as { cacheBytes?: number } | null)?.cacheBytes ?? 0));
+/** Progress is posted at most this often per job (the last report of an entry always goes). */
+const PROGRESS_MS = 100;
+
+async function run(id: number, job: ComputeJob, flag: Int32Array): Promise<ComputeJobResult> {
+  const entries = parseCompute(job.compute);
+  const start = {
+    nodes: cache.read(job.nodesPath),
+    edges: job.edgesPath ? cache.read(job.edgesPath) : undefined,
+    nodeId: job.nodeId,
+    source: job.source,
+    destination: job.destination,
+    edgeWeight: job.edgeWeight,
+  };
+  let last = 0;
+  const post = (progress: ComputeProgress, force = false) => {
+    const now = Date.now();
+    if (!force && now - last < PROGRESS_MS) return;
+    last = now;
+    parentPort?.postMessage({ id, progress } satisfies WorkerReply);
+  };
+  const { tables, summaries } = runEntries(start, entries, (parsed, index) => {
+    const where = { label: parsed.label, index, count: entries.length };
+    post({ ...where, phase: "start", fraction: 0 }, true);
+    return createComputeContext({
+      backend: job.backend,
+      onProgress: (p) => post({ ...p, ...where }),
+      cancelled: () => Atomics.load(flag, 0) !== 0,
+    });
+  });
+  const nodes = await writeTable(tables.nodes, path.join(job.outDir, "nodes.arrow"), "nodes");
+  const edges = tables.edges ? await writeTable(tables.edges, path.join(job.outDir, "edges.arrow"), "edges") : undefined;
+  return { nodes, edges, nodeCount: tables.nodes.height, edgeCount: tables.edges?.height ?? 0, summaries };
+}
+
+parentPort?.on("message", (message: WorkerMessage) => {
+  const flag = new Int32Array(message.cancel);
+  run(message.id, message.job, flag).then(
+    (result) => parentPort?.postMessage({ id: message.id, result } satisfies WorkerReply),
+    (error: unknown) => {
+      if (error instanceof ComputeCancelled) parentPort?.postMessage({ id: message.id, cancelled: true } satisfies WorkerReply);
+      else if (isAppError(error))
+        parentPort?.postMessage({
+          id: message.id,
+          failure: { code: error.code, message: error.message, details: error.details },
+        } satisfies WorkerReply);
+      else
+        parentPort?.postMessage({
+          id: message.id,
+          failure: { code: "INTERNAL", message: error instanceof Error ? error.message : String(error) },
+        } satisfies WorkerReply);
+    },
+  );
+});
