@@ -1,0 +1,44 @@
+// PageRank's power loop (kernels/cpu/pagerank.ts), one iteration as two kernels: share = x / outWeight with the
+// dangling rank summed per group, then the pull sum per node with |x' - x| summed per group.
+
+__kernel void pagerank_share(const int n, __global const double* x, __global const double* outWeight,
+                             __global double* share, __global double* danglingParts) {
+  __local double scratch[WG];
+  const int v = get_global_id(0);
+  double dangling = 0.0;
+  if (v < n) {
+    const double ow = outWeight[v];
+    if (ow == 0.0) {
+      dangling = x[v];
+      share[v] = 0.0;
+    } else {
+      share[v] = x[v] / ow;
+    }
+  }
+  group_sum(dangling, scratch, danglingParts);
+}
+
+// weighted/personalized: 0 or 1 (weight and personalization buffers are placeholders when 0).
+__kernel void pagerank_pull(const int n, __global const int* start, __global const int* nbr,
+                            __global const double* weight, const int weighted, __global const double* share,
+                            __global const double* personalization, const int personalized, const double damping,
+                            const double dangling, __global const double* x, __global double* next,
+                            __global double* errParts) {
+  __local double scratch[WG];
+  const int i = get_global_id(0);
+  double err = 0.0;
+  if (i < n) {
+    double sum = 0.0;
+    const int end = start[i + 1];
+    if (weighted) {
+      for (int j = start[i]; j < end; j++) sum += share[nbr[j]] * weight[j];
+    } else {
+      for (int j = start[i]; j < end; j++) sum += share[nbr[j]];
+    }
+    const double p = personalized ? personalization[i] : 1.0 / (double)n;
+    const double value = damping * (sum + dangling * p) + (1.0 - damping) * p;
+    next[i] = value;
+    err = fabs(value - x[i]);
+  }
+  group_sum(err, scratch, errParts);
+}
