@@ -1,0 +1,129 @@
+// community_walktrap against python-igraph 0.10.2 itself: identical memberships on karate, planted partitions,
+// weighted and multi-edge graphs; igraph's refusals.
+import { describe, expect, it } from "vitest";
+import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { findAlgorithm } from "../../src/compute/registry.ts";
+import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { seeded } from "../helpers/seeded.ts";
+
+type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };
+
+/** k planted groups of `size` nodes: inside pairs linked with probability pin, across with pout. */
+function planted(seed: number, k: number, size: number, pin: number, pout: number, weighted = false): Case {
+  const r = seeded(seed);
+  const n = k * size;
+  const edges: [number, number][] = [];
+  const weight: number[] = [];
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const same = Math.floor(a / size) === Math.floor(b / size);
+      if (r.next() < (same ? pin : pout)) {
+        edges.push(r.next() < 0.5 ? [a, b] : [b, a]);
+        weight.push(weighted ? r.int(1, 9) / 2 : 1);
+      }
+    }
+  }
+  return weighted ? { n, edges, weight } : { n, edges };
+}
+
+async function karate(): Promise<Case> {
+  const [answers] = await runReference([{ n: 1, edges: [], calls: ["[list(e.tuple) for e in ig.Graph.Famous('Zachary').es]"] }]);
+  const edges = answerValue<[number, number][]>(answers?.[0]);
+  return { n: 34, edges };
+}
+
+function ours(c: Case, params: Record<string, unknown>): Int32Array {
+  const entry = findAlgorithm("igraph", "community_walktrap");
+  if (!entry) throw new Error("community_walktrap is not registered");
+  const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
+  const out = entry.run(graph, params, cpuContext, "wt");
+  if (out.kind !== "nodes") throw new Error("expected node columns");
+  return out.columns[0]?.values as Int32Array;
+}
+
+async function theirs(c: Case, call: string): Promise<{ ok: boolean; membership?: number[]; error?: string }> {
+  const [answers] = await runReference([
+    { n: c.n, edges: c.edges, directed: c.directed ?? false, edgeAttrs: c.weight ? { weight: c.weight } : {}, calls: [call] },
+  ]);
+  const a = answers?.[0];
+  if (!a?.ok) return { ok: false, error: a?.ok === false ? a.error : "no answer" };
+  return { ok: true, membership: (a.value as { membership: number[] }).membership };
+}
+
+describe.skipIf(!GRAPH_PYTHON)("igraph community_walktrap", () => {
+  it("answers igraph's membership on Zachary's karate club, for several walk lengths", async () => {
+    const c = await karate();
+    for (const steps of [1, 2, 3, 4, 5, 8]) {
+      const ref = await theirs(c, `g.community_walktrap(steps=${steps})`);
+      expect(Array.from(ours(c, { steps })), `steps=${steps}`).toEqual(ref.membership);
+    }
+  });
+
+  it("answers igraph's membership on seeded planted partitions", async () => {
+    let compared = 0;
+    for (const [seed, k, size, pin, pout] of [
+      [1, 3, 10, 0.5, 0.05],
+      [2, 4, 12, 0.4, 0.04],
+      [3, 5, 20, 0.3, 0.03],
+      [4, 2, 30, 0.2, 0.1],
+      [5, 8, 25, 0.25, 0.02],
+    ] as const) {
+      const c = planted(seed, k, size, pin, pout);
+      const ref = await theirs(c, "g.community_walktrap()");
+      if (!ref.ok) {
+        expect(() => ours(c, { steps: 4 })).toThrow(ComputeInputError);
+        continue;
+      }
+      expect(Array.from(ours(c, { steps: 4 })), `seed ${seed}`).toEqual(ref.membership);
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(4);
+  });
+
+  it("weighs edges by `weights`, and merges multi-edges and reads loops as igraph does", async () => {
+    const c = planted(11, 4, 15, 0.35, 0.05, true);
+    const weights = Float64Array.from(c.weight ?? []);
+    const ref = await theirs(c, "g.community_walktrap(weights='weight', steps=3)");
+    expect(Array.from(ours(c, { weights, steps: 3 }))).toEqual(ref.membership);
+    const unweighted = await theirs(c, "g.community_walktrap(steps=3)");
+    expect(Array.from(ours(c, { steps: 3 }))).toEqual(unweighted.membership);
+
+    const multi: Case = { ...c, edges: [...c.edges, ...c.edges.slice(0, 20), [0, 0], [7, 7], [7, 7]], weight: undefined };
+    const refMulti = await theirs(multi, "g.community_walktrap()");
+    expect(Array.from(ours(multi, { steps: 4 }))).toEqual(refMulti.membership);
+  });
+
+  it("reads a directed graph's edges both ways, as igraph does", async () => {
+    const c = { ...planted(21, 3, 14, 0.4, 0.05), directed: true };
+    const ref = await theirs(c, "g.community_walktrap()");
+    expect(Array.from(ours(c, { steps: 4 }))).toEqual(ref.membership);
+  });
+
+  it("refuses what python-igraph refuses: negative weights, and the cut of a graph of several components", async () => {
+    const c: Case = {
+      n: 7,
+      edges: [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+        [3, 4],
+        [4, 5],
+        [5, 3],
+      ],
+    };
+    const ref = await theirs(c, "g.community_walktrap()");
+    expect(ref.ok).toBe(false);
+    expect(() => ours(c, { steps: 4 })).toThrow(ComputeInputError);
+    const neg: Case = {
+      n: 3,
+      edges: [
+        [0, 1],
+        [1, 2],
+      ],
+      weight: [1, -1],
+    };
+    expect((await theirs(neg, "g.community_walktrap(weights='weight')")).ok).toBe(false);
+    expect(() => ours(neg, { weights: Float64Array.from([1, -1]), steps: 4 })).toThrow(ComputeInputError);
+  });
+});
