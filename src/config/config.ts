@@ -56,6 +56,8 @@ export type Config = Readonly<{
   computeJobConcurrency: number;
   computeQueueName: string;
   computeGatewayWorker: boolean;
+  /** COMPUTE_BACKEND: auto (OpenCL when a context works, else CPU), opencl (falls back to CPU, saying why), cpu. */
+  computeBackend: "auto" | "opencl" | "cpu";
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -79,6 +81,13 @@ function bool(env: Env, name: string, fallback: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(raw)) return true;
   if (["0", "false", "no", "off"].includes(raw)) return false;
   throw new ConfigError(`${name} must be a boolean (true/false), got "${env[name]}"`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name]?.toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw new ConfigError(`${name} must be one of ${values.join(", ")}, got "${env[name]}"`);
 }
 
 function nonEmpty(env: Env, name: string): string | undefined {
@@ -158,5 +167,6 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     computeJobConcurrency: int(env, "COMPUTE_JOB_CONCURRENCY", 1, 1),
     computeQueueName: nonEmpty(env, "COMPUTE_QUEUE") ?? "compute-jobs",
     computeGatewayWorker: bool(env, "COMPUTE_GATEWAY_WORKER", true),
+    computeBackend: oneOf(env, "COMPUTE_BACKEND", ["auto", "opencl", "cpu"] as const, "auto"),
   });
 }
