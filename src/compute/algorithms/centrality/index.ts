@@ -1,4 +1,5 @@
 // The centrality algorithms of spec 2.9, as registry entries.
 import type { AlgorithmEntry } from "../../types.ts";
+import { cugraphPagerank, igraphPagerank } from "./pagerank.ts";
 
-export const entries: AlgorithmEntry[] = [];
+export const entries: AlgorithmEntry[] = [igraphPagerank, cugraphPagerank];

@@ -1,0 +1,20 @@
+// Kernel "spmv": one pull sparse-matrix x vector product, y[i] = sum over entries j of node i of w_j * x[nbr[j]]
+// (katz, eigenvector centrality and HITS iterate it).
+//
+// Args: n; start (n + 1) / nbr: entries start[i] .. start[i + 1] of row i hold the column (node) of each non-zero;
+// weight: each entry's value (null: 1 each); x: the vector (length n). Result: y (a new Float64Array of length n).
+
+export type SpmvArgs = { n: number; start: Int32Array; nbr: Int32Array; weight: Float64Array | null; x: Float64Array };
+
+export function spmv(args: SpmvArgs): Float64Array {
+  const { n, start, nbr, weight, x } = args;
+  const y = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    let sum = 0;
+    const end = start[i + 1] as number;
+    if (weight) for (let j = start[i] as number; j < end; j++) sum += (weight[j] as number) * (x[nbr[j] as number] as number);
+    else for (let j = start[i] as number; j < end; j++) sum += x[nbr[j] as number] as number;
+    y[i] = sum;
+  }
+  return y;
+}
