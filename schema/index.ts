@@ -11,5 +11,6 @@ import "./types/dataset.ts";
 import "./types/viz-session.ts";
 import "./types/gfql.ts";
 import "./types/collection.ts";
+import "./types/compute-job.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -9,6 +9,7 @@ import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
+import { createComputeJobs } from "../compute/jobs/compute-jobs.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
 import { createDatasetRows } from "../datasets/dataset-rows.ts";
@@ -90,6 +91,17 @@ export async function createServices(config: Config, logger: Logger, options: { 
     defaultSharingMode: config.defaultSharingMode,
     datasetRows,
   });
+  // With REDIS_URL, jobs go through BullMQ and this gateway takes them too unless COMPUTE_GATEWAY_WORKER=false.
+  const computeJobs = createComputeJobs({
+    config,
+    db,
+    redis,
+    pubsub,
+    logger,
+    datasets,
+    datasetRows,
+    work: !config.redisUrl || config.computeGatewayWorker,
+  });
   const queryPool = createQueryPool({
     size: config.gfqlWorkers,
     timeoutMs: config.gfqlTimeoutMs,
@@ -110,6 +122,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
 
   async function close(): Promise<void> {
     workers.close();
+    await computeJobs.close();
     await parser.close();
     await queryPool.close();
     await Promise.allSettled([db.$disconnect(), redis?.close()]);
@@ -133,6 +146,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     sessions,
     gfql,
     collections,
+    computeJobs: computeJobs.service,
     mcpSessions,
     workers,
     health,

@@ -1,0 +1,53 @@
+// Where queued compute jobs wait: the interface both queues share, and the in-process one (no REDIS_URL).
+
+export type JobQueue = {
+  kind: "in-process" | "bullmq";
+  /** Queues a job that is in the database as QUEUED. */
+  enqueue(jobId: string): Promise<void>;
+  /** Takes a waiting job out of the queue (a cancelled one); a taken one is left to its worker. */
+  remove(jobId: string): Promise<void>;
+  /** Stops taking jobs and waits for the running ones to end. */
+  close(): Promise<void>;
+};
+
+/** Runs jobs in this process, `concurrency` at a time, in the order they came; `dropped` hears of those left at close. */
+export function createInProcessQueue(
+  run: (jobId: string) => Promise<unknown>,
+  concurrency: number,
+  dropped: (jobIds: string[]) => Promise<unknown> = async () => {},
+): JobQueue {
+  const waiting: string[] = [];
+  const active = new Set<Promise<unknown>>();
+  let closed = false;
+
+  function pump(): void {
+    while (!closed && active.size < concurrency && waiting.length > 0) {
+      const id = waiting.shift() as string;
+      // run() records every failure on the job itself; nothing here to rethrow to.
+      const task: Promise<unknown> = run(id)
+        .catch(() => {})
+        .finally(() => {
+          active.delete(task);
+          pump();
+        });
+      active.add(task);
+    }
+  }
+
+  return {
+    kind: "in-process",
+    async enqueue(jobId) {
+      waiting.push(jobId);
+      pump();
+    },
+    async remove(jobId) {
+      const at = waiting.indexOf(jobId);
+      if (at >= 0) waiting.splice(at, 1);
+    },
+    async close() {
+      closed = true;
+      const left = waiting.splice(0);
+      await Promise.allSettled([...active, dropped(left)]);
+    },
+  };
+}

@@ -1,0 +1,185 @@
+// Runs one queued compute job wherever a worker takes it (the gateway or `npm run worker`): claims the row, runs the
+// entry on the dataset's tables off the event loop, reports progress, stops on cancel, records how it ended.
+import { hostname } from "node:os";
+import { AppError } from "../../errors/app-error.ts";
+import type { Logger } from "../../server/logger.ts";
+import type { Db } from "../../store/prisma.ts";
+import { ComputeCancelled, ComputeInputError, type Progress } from "../types.ts";
+import type { JobEvents } from "./job-events.ts";
+import { eventOf, type JobRow, type JobStatus, paramsOf } from "./job-records.ts";
+
+/** One job's work: the entry run on the dataset's current tables, stored as their next version. */
+export type RunOnDatasetRequest = {
+  datasetId: string;
+  label: string;
+  entry: { libraries: [string]; alg: string; params: Record<string, unknown>; directed: boolean };
+  onProgress: (progress: Progress) => void;
+  /** Aborted when the job is cancelled (or the worker stops): the run ends between iterations. */
+  signal: AbortSignal;
+};
+export type RunOnDataset = (request: RunOnDatasetRequest) => Promise<{ dataVersion: string }>;
+
+export type JobRunnerDeps = {
+  db: Db;
+  events: JobEvents;
+  runOnDataset: RunOnDataset;
+  /** Told after a job stored a new version of a dataset's tables (live sessions pick it up). */
+  onDatasetChanged: (datasetId: string) => Promise<void>;
+  logger: Logger;
+  /** How often progress is written and published at most. */
+  progressIntervalMs?: number;
+  /** How often a running job's row is read for a cancel request whose event was missed. */
+  cancelPollMs?: number;
+};
+
+export type JobRunner = ReturnType<typeof createJobRunner>;
+
+/** Why a run was aborted by this process rather than by a cancel request. */
+const SHUTDOWN = "the compute worker stopped before the job finished";
+
+export function createJobRunner(deps: JobRunnerDeps) {
+  const { db, events, logger } = deps;
+  const workerId = `${hostname()}:${process.pid}`;
+  const progressMs = deps.progressIntervalMs ?? 200;
+  const pollMs = deps.cancelPollMs ?? 2_000;
+  const running = new Map<string, AbortController>();
+
+  const publish = (row: JobRow) => events.publish("computeJob:changed", row.id, eventOf(row));
+
+  async function update(id: string, data: Parameters<Db["computeJob"]["update"]>[0]["data"]): Promise<JobRow> {
+    const row = await db.computeJob.update({ where: { id }, data });
+    publish(row);
+    return row;
+  }
+
+  /** Progress as reported, written at most every `progressMs` (the last report always lands before the end). */
+  function progressWriter(id: string) {
+    let latest: Progress | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let chain: Promise<unknown> = Promise.resolve();
+    const flush = () => {
+      timer = undefined;
+      const p = latest;
+      latest = undefined;
+      if (!p) return;
+      const data = { phase: p.phase, iteration: p.iteration ?? null, fraction: p.fraction ?? null };
+      chain = chain
+        .then(() => update(id, data))
+        .catch((error: unknown) => logger.warn("compute job progress", { id, error: String(error) }));
+    };
+    return {
+      report(p: Progress) {
+        latest = p;
+        timer ??= setTimeout(flush, progressMs);
+      },
+      async done() {
+        clearTimeout(timer);
+        flush();
+        await chain;
+      },
+    };
+  }
+
+  /** Aborts the run when a cancel request for it shows up, as an event or (missed events) in its row. */
+  function watchCancel(id: string, controller: AbortController): () => void {
+    const subscription = events.subscribe("computeJob:changed", id);
+    void (async () => {
+      for await (const event of subscription) {
+        if (event.cancelRequested) {
+          controller.abort();
+          break;
+        }
+      }
+    })().catch(() => {});
+    const poll = setInterval(() => {
+      db.computeJob
+        .findUnique({ where: { id }, select: { cancelRequested: true } })
+        .then((row) => {
+          if (!row || row.cancelRequested) controller.abort();
+        })
+        .catch(() => {});
+    }, pollMs);
+    return () => {
+      clearInterval(poll);
+      void subscription.return?.();
+    };
+  }
+
+  function failure(error: unknown): { errorCode: string; error: string } {
+    if (error instanceof AppError) return { errorCode: error.code, error: error.message };
+    if (error instanceof ComputeInputError) return { errorCode: "INVALID_INPUT", error: error.message };
+    return { errorCode: "INTERNAL", error: "the computation failed" };
+  }
+
+  /**
+   * Runs job `id` if it is still queued and not cancelled (a cancelled or already taken job is left alone).
+   * Answers how it ended, or null when it was not this worker's to run.
+   */
+  async function run(id: string): Promise<JobStatus | null> {
+    const claimed = await db.computeJob.updateMany({
+      where: { id, status: "QUEUED", cancelRequested: false },
+      data: { status: "RUNNING", startedAt: new Date(), workerId, phase: "starting" },
+    });
+    if (claimed.count === 0) return null;
+    const controller = new AbortController();
+    running.set(id, controller);
+    const stopWatching = watchCancel(id, controller);
+    const progress = progressWriter(id);
+    try {
+      const job = await db.computeJob.findUniqueOrThrow({ where: { id } });
+      publish(job);
+      // A cancel request that landed between the claim and the watch.
+      if (job.cancelRequested) controller.abort();
+      let result: { dataVersion: string } | undefined;
+      let failed: unknown;
+      try {
+        controller.signal.throwIfAborted();
+        result = await deps.runOnDataset({
+          datasetId: job.datasetId,
+          label: job.label,
+          entry: { libraries: [job.library], alg: job.alg, params: paramsOf(job), directed: job.directed },
+          onProgress: (p) => progress.report(p),
+          signal: controller.signal,
+        });
+      } catch (error) {
+        failed = error;
+      }
+      await progress.done();
+      const finishedAt = new Date();
+      if (result) {
+        await deps
+          .onDatasetChanged(job.datasetId)
+          .catch((error: unknown) => logger.warn("compute job: live sessions not told", { id, error: String(error) }));
+        await update(id, { status: "SUCCEEDED", dataVersion: result.dataVersion, phase: "done", fraction: 1, finishedAt });
+        return "SUCCEEDED";
+      }
+      if (controller.signal.aborted && controller.signal.reason === SHUTDOWN) {
+        await update(id, { status: "FAILED", errorCode: "UNAVAILABLE", error: SHUTDOWN, finishedAt });
+        return "FAILED";
+      }
+      if (controller.signal.aborted || failed instanceof ComputeCancelled) {
+        await update(id, { status: "CANCELLED", phase: "cancelled", finishedAt });
+        return "CANCELLED";
+      }
+      const { errorCode, error } = failure(failed);
+      if (errorCode === "INTERNAL") logger.error("compute job failed", { id, error: String(failed), stack: (failed as Error)?.stack });
+      await update(id, { status: "FAILED", errorCode, error, finishedAt });
+      return "FAILED";
+    } finally {
+      stopWatching();
+      running.delete(id);
+    }
+  }
+
+  /** Stops this process's running jobs (shutdown): each ends FAILED with UNAVAILABLE. */
+  function stopAll(): void {
+    for (const controller of running.values()) controller.abort(SHUTDOWN);
+  }
+
+  /** Aborts a job this process runs (a cancel request made here: no need to wait for the event). */
+  function abort(id: string): void {
+    running.get(id)?.abort();
+  }
+
+  return { run, stopAll, abort, workerId, running: () => running.size };
+}
