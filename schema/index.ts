@@ -8,6 +8,7 @@ import "./types/auth.ts";
 import "./types/health.ts";
 import "./types/file.ts";
 import "./types/dataset.ts";
+import "./types/compute.ts";
 import "./types/viz-session.ts";
 import "./types/gfql.ts";
 import "./types/collection.ts";

@@ -53,3 +53,5 @@ export const GFQL = `query Gfql($datasetId: ID!, $query: JSON!, $output: GfqlOut
   gfql(datasetId: $datasetId, query: $query, output: $output, limit: $limit, fileFormat: $fileFormat,
     nodeColumns: $nodeColumns, edgeColumns: $edgeColumns, strictness: $strictness) {
     nodeCount edgeCount warnings nodes edges nodesFile edgesFile shapeFile } }`;
+
+export const COMPUTE_SCHEMA = `query ComputeSchema { computeSchema { compute { cugraph igraph } layout { cugraph igraph } types { CuGraphKind } } }`;

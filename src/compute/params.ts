@@ -2,7 +2,7 @@
 // node ids and column names resolved against a dataset's tables. Every refusal is a 400 naming the field.
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
-import { findAlgorithm } from "./registry.ts";
+import { lookupAlgorithm } from "./algorithm-lookup.ts";
 import type { AlgorithmEntry, ParamSpec } from "./types.ts";
 
 /** One labelled entry, checked without the tables: its registry entry, its parameters (defaults filled), `directed`. */
@@ -102,7 +102,7 @@ export function checkParams(entry: AlgorithmEntry, params: unknown, field: strin
 }
 
 /** One entry `{libraries: [lib], alg, params, directed}` under `field`. */
-export function parseEntry(label: string, raw: unknown, field: string, find: FindAlgorithm = findAlgorithm): ParsedEntry {
+export function parseEntry(label: string, raw: unknown, field: string, find: FindAlgorithm = lookupAlgorithm): ParsedEntry {
   if (!isObject(raw)) throw invalidField(`${field} must be an object {libraries, alg, params, directed}`, field);
   for (const key of Object.keys(raw)) {
     if (!["libraries", "alg", "params", "directed"].includes(key))
@@ -129,7 +129,7 @@ export function parseEntry(label: string, raw: unknown, field: string, find: Fin
 }
 
 /** The `compute` object of a request: labels -> entries, in order. */
-export function parseCompute(raw: unknown, field = "compute", find: FindAlgorithm = findAlgorithm): ParsedEntry[] {
+export function parseCompute(raw: unknown, field = "compute", find: FindAlgorithm = lookupAlgorithm): ParsedEntry[] {
   if (!isObject(raw)) throw invalidField(`${field} must be an object mapping output labels to entries`, field);
   return Object.entries(raw).map(([label, entry]) => {
     if (label.trim() === "") throw invalidField(`${field} has an empty label`, field);

@@ -70,32 +70,38 @@ function createdMessage(d: DatasetData): string {
   return ["Dataset created", d.report].filter(Boolean).join(". ").replace(/\.\.$/, ".");
 }
 
+/** The createDataset variables of a spec 2.4 body (with `compute`: labels -> entries, run once the tables exist). */
+export const createVariables = ({ body }: RouteInput) => ({
+  input: {
+    name: body.name,
+    description: orNull(body.description),
+    orgName: orNull(body.org_name),
+    metadata: body.metadata,
+    nodeEncodings: body.node_encodings,
+    edgeEncodings: body.edge_encodings,
+    nodeFiles: orNull(body.node_files),
+    edgeFiles: orNull(body.edge_files),
+    edgeHypergraphTransform: orNull(body.edge_hypergraph_transform),
+    agentName: orNull(body.agent_name),
+    agentVersion: orNull(body.agent_version),
+    compute: orNull(body.compute),
+    layout: orNull(body.layout),
+  },
+});
+
+/** The creation answer {data: {dataset_id}, message, success}. */
+export const createdShape = (data: { createDataset: DatasetData }) => ({
+  body: { data: { dataset_id: data.createDataset.id }, message: createdMessage(data.createDataset), success: true },
+});
+
 export const DATASET_ROUTES: readonly RestRoute[] = [
   {
     path: "/api/v2/upload/datasets/",
     methods: ["POST"],
     body: { schema: "dataset-create-body", required: true },
     document: CREATE_DATASET,
-    variables: ({ body }) => ({
-      input: {
-        name: body.name,
-        description: orNull(body.description),
-        orgName: orNull(body.org_name),
-        metadata: body.metadata,
-        nodeEncodings: body.node_encodings,
-        edgeEncodings: body.edge_encodings,
-        nodeFiles: orNull(body.node_files),
-        edgeFiles: orNull(body.edge_files),
-        edgeHypergraphTransform: orNull(body.edge_hypergraph_transform),
-        agentName: orNull(body.agent_name),
-        agentVersion: orNull(body.agent_version),
-        compute: orNull(body.compute),
-        layout: orNull(body.layout),
-      },
-    }),
-    shape: (data) => ({
-      body: { data: { dataset_id: data.createDataset.id }, message: createdMessage(data.createDataset), success: true },
-    }),
+    variables: createVariables,
+    shape: createdShape,
   },
   {
     path: "/api/v2/datasets/",

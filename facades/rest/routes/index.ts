@@ -1,6 +1,7 @@
 // The REST route table: each path (with the spec's exact trailing slash) -> a GraphQL operation and a shaper.
 import type { RestRoute } from "../route-types.ts";
 import { AUTH_ROUTES } from "./auth.ts";
+import { COMPUTE_ROUTES } from "./compute.ts";
 import { DATASET_ROUTES } from "./datasets.ts";
 import { FILE_ROUTES } from "./files.ts";
 import { GFQL_ROUTES } from "./gfql.ts";
@@ -12,6 +13,7 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...HEALTH_ROUTES,
   ...FILE_ROUTES,
   ...DATASET_ROUTES,
+  ...COMPUTE_ROUTES,
   ...SESSION_ROUTES,
   ...GFQL_ROUTES,
 ];
