@@ -1,16 +1,26 @@
 // Which compute backend runs the kernels (COMPUTE_BACKEND=auto|opencl|cpu) and the run context algorithms receive.
+import { openclKernel, openclStatus } from "../../kernels/opencl/index.ts";
 import { type Backend, ComputeCancelled, type ComputeContext, type Progress } from "./types.ts";
 
 export type BackendSetting = "auto" | "opencl" | "cpu";
 export type ResolvedBackend = { backend: Backend; reason: string };
 
 /**
- * The backend compute uses for a setting. This first version has no OpenCL runtime yet: every setting runs on the
- * CPU twins and says why.
+ * The backend compute uses for a setting, and why:
+ * - cpu: the CPU twins;
+ * - auto: OpenCL when the addon loads, a context exists on some device (GPU first) and it has fp64, else the CPU;
+ * - opencl: the same, but a machine where OpenCL cannot run falls back to the CPU rather than refusing to start
+ *   (compute still answers); the reason says so, and health checks show it.
  */
 export function resolveBackend(setting: BackendSetting): ResolvedBackend {
-  if (setting === "cpu") return { backend: "cpu", reason: "COMPUTE_BACKEND=cpu" };
-  return { backend: "cpu", reason: `COMPUTE_BACKEND=${setting}, but no OpenCL runtime is available: CPU kernels` };
+  if (setting === "cpu") return { backend: "cpu", reason: "COMPUTE_BACKEND=cpu: CPU kernels" };
+  const status = openclStatus();
+  if (status.available) return { backend: "opencl", reason: `COMPUTE_BACKEND=${setting}: OpenCL kernels on ${status.device}` };
+  const why = status.error ?? "no OpenCL device";
+  if (setting === "opencl") {
+    return { backend: "cpu", reason: `COMPUTE_BACKEND=opencl, but OpenCL cannot run here (${why}): falling back to the CPU kernels` };
+  }
+  return { backend: "cpu", reason: `COMPUTE_BACKEND=auto: no usable OpenCL (${why}): CPU kernels` };
 }
 
 export type ComputeContextOptions = {
@@ -20,12 +30,34 @@ export type ComputeContextOptions = {
   cancelled?: () => boolean;
 };
 
-/** The context an algorithm runs with: kernels of the chosen backend, progress reports, cancellation. */
+/** OpenCL failures that mean "this graph does not fit the device", not a bug: the CPU twin runs instead. */
+const DEVICE_FULL = new Set(["CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES", "CL_OUT_OF_HOST_MEMORY", "CL_INVALID_BUFFER_SIZE"]);
+
+function withCpuFallback<A, R>(port: (args: A) => R, cpu: (args: A) => R): (args: A) => R {
+  return (args) => {
+    try {
+      return port(args);
+    } catch (error) {
+      if (DEVICE_FULL.has((error as { code?: string }).code ?? "")) return cpu(args);
+      throw error;
+    }
+  };
+}
+
+/**
+ * The context an algorithm runs with: on the opencl backend `kernel(name, cpu)` answers the kernel's OpenCL version
+ * where one exists (the CPU twin otherwise, or when the device runs out of memory for this graph); progress
+ * reports; cancellation.
+ */
 export function createComputeContext(options: ComputeContextOptions): ComputeContext {
-  const { onProgress, cancelled } = options;
+  const { backend, onProgress, cancelled } = options;
   return {
-    backend: "cpu",
-    kernel: (_name, cpu) => cpu,
+    backend,
+    kernel: <A, R>(name: string, cpu: (args: A) => R): ((args: A) => R) => {
+      if (backend !== "opencl") return cpu;
+      const port = openclKernel(name) as ((args: A) => R) | undefined;
+      return port ? withCpuFallback(port, cpu) : cpu;
+    },
     progress: (p) => onProgress?.(p),
     checkCancelled: () => {
       if (cancelled?.()) throw new ComputeCancelled();
