@@ -1,6 +1,7 @@
 // The flow-communities algorithms of spec 2.9 (walktrap, edge betweenness, infomap, spinglass), as registry entries.
 import { type AlgorithmEntry, ComputeInputError } from "../../types.ts";
 import { cutDendrogram, optimalCount } from "./dendrogram.ts";
+import { ebMerges, removalOrder } from "./edge-betweenness.ts";
 import { walktrap } from "./walktrap.ts";
 import { walkGraph } from "./walktrap-graph.ts";
 
@@ -47,4 +48,40 @@ const communityWalktrap: AlgorithmEntry = {
   },
 };
 
-export const entries: AlgorithmEntry[] = [communityWalktrap];
+const communityEdgeBetweenness: AlgorithmEntry = {
+  library: "igraph",
+  name: "community_edge_betweenness",
+  params: {
+    clusters: {
+      type: "integer",
+      nullable: true,
+      min: 1,
+      description: "cut the dendrogram at this many clusters (default: max modularity)",
+    },
+    directed: { type: "boolean", default: true, description: "directed betweenness on a directed graph" },
+    weights: { type: "edgeColumn", nullable: true, description: "edge lengths for the shortest paths (a column of the edge table)" },
+  },
+  output: "nodes",
+  backends: ["cpu"],
+  doc: "membership of the Girvan-Newman dendrogram (highest-betweenness edge removed, recomputed) cut at its maximum modularity, or at `clusters`; with weights python-igraph 0.10 has no modularity and cuts at 1 cluster",
+  run(graph, params, ctx, label) {
+    const weights = weightsOf(params.weights);
+    if (weights && weights.length > 0) {
+      let min = Number.POSITIVE_INFINITY;
+      for (let e = 0; e < weights.length; e++) min = Math.min(min, weights[e] as number);
+      if (!(min > 0))
+        throw new ComputeInputError("igraph refuses edge betweenness communities: weights must be strictly positive", "weights");
+    }
+    const directed = params.directed !== false;
+    const clusters = typeof params.clusters === "number" ? params.clusters : null;
+    if (clusters !== null && clusters > graph.n) {
+      throw new ComputeInputError(`igraph refuses this cut: ${clusters} clusters of ${graph.n} vertices`, "clusters");
+    }
+    const removed = removalOrder(graph, directed, weights, ctx);
+    const { merges, q } = ebMerges(graph, removed, directed, weights === null);
+    const count = clusters ?? (q ? optimalCount(q) : 1);
+    return membershipColumn(label, cutDendrogram(graph.n, merges, count));
+  },
+};
+
+export const entries: AlgorithmEntry[] = [communityWalktrap, communityEdgeBetweenness];

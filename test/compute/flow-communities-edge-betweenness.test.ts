@@ -1,0 +1,133 @@
+// community_edge_betweenness against python-igraph 0.10.2 itself: identical memberships on karate, planted partitions,
+// directed graphs read both ways, weighted graphs cut at `clusters`; igraph's refusals.
+import { describe, expect, it } from "vitest";
+import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { findAlgorithm } from "../../src/compute/registry.ts";
+import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { seeded } from "../helpers/seeded.ts";
+
+type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };
+
+/** k planted groups of `size` nodes: inside pairs linked with probability pin, across with pout. */
+function planted(seed: number, k: number, size: number, pin: number, pout: number, weighted = false): Case {
+  const r = seeded(seed);
+  const n = k * size;
+  const edges: [number, number][] = [];
+  const weight: number[] = [];
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const same = Math.floor(a / size) === Math.floor(b / size);
+      if (r.next() < (same ? pin : pout)) {
+        edges.push(r.next() < 0.5 ? [a, b] : [b, a]);
+        weight.push(weighted ? r.int(1, 9) / 2 : 1);
+      }
+    }
+  }
+  return weighted ? { n, edges, weight } : { n, edges };
+}
+
+async function karate(): Promise<Case> {
+  const [answers] = await runReference([{ n: 1, edges: [], calls: ["[list(e.tuple) for e in ig.Graph.Famous('Zachary').es]"] }]);
+  const edges = answerValue<[number, number][]>(answers?.[0]);
+  return { n: 34, edges };
+}
+
+function ours(c: Case, params: Record<string, unknown>): Int32Array {
+  const entry = findAlgorithm("igraph", "community_edge_betweenness");
+  if (!entry) throw new Error("community_edge_betweenness is not registered");
+  const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
+  const out = entry.run(graph, params, cpuContext, "eb");
+  if (out.kind !== "nodes") throw new Error("expected node columns");
+  return out.columns[0]?.values as Int32Array;
+}
+
+async function theirs(c: Case, call: string): Promise<{ ok: boolean; membership?: number[]; error?: string }> {
+  const [answers] = await runReference([
+    { n: c.n, edges: c.edges, directed: c.directed ?? false, edgeAttrs: c.weight ? { weight: c.weight } : {}, calls: [call] },
+  ]);
+  const a = answers?.[0];
+  if (!a?.ok) return { ok: false, error: a?.ok === false ? a.error : "no answer" };
+  return { ok: true, membership: (a.value as { membership: number[] }).membership };
+}
+
+describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
+  it("answers igraph's membership on Zachary's karate club", async () => {
+    const c = await karate();
+    const ref = await theirs(c, "g.community_edge_betweenness()");
+    expect(Array.from(ours(c, {}))).toEqual(ref.membership);
+    for (const clusters of [2, 3, 5]) {
+      const cut = await theirs(c, `g.community_edge_betweenness(clusters=${clusters})`);
+      expect(Array.from(ours(c, { clusters })), `clusters=${clusters}`).toEqual(cut.membership);
+    }
+  });
+
+  it("answers igraph's membership on seeded planted partitions", async () => {
+    let compared = 0;
+    for (const [seed, k, size, pin, pout] of [
+      [1, 3, 8, 0.6, 0.05],
+      [2, 4, 8, 0.5, 0.04],
+      [3, 3, 12, 0.35, 0.05],
+      [4, 2, 14, 0.3, 0.1],
+    ] as const) {
+      const c = planted(seed, k, size, pin, pout);
+      const ref = await theirs(c, "g.community_edge_betweenness()");
+      if (!ref.ok) {
+        expect(() => ours(c, {})).toThrow(ComputeInputError);
+        continue;
+      }
+      expect(Array.from(ours(c, {})), `seed ${seed}`).toEqual(ref.membership);
+      compared++;
+    }
+    expect(compared).toBeGreaterThanOrEqual(3);
+  });
+
+  it("follows paths along edge directions on a directed graph, and both ways with directed=False", async () => {
+    const c = { ...planted(21, 3, 9, 0.5, 0.06), directed: true };
+    c.edges.push([0, 0], [3, 4], [4, 3], [3, 4]);
+    for (const directed of [true, false]) {
+      const ref = await theirs(c, `g.community_edge_betweenness(directed=${directed ? "True" : "False"})`);
+      expect(Array.from(ours(c, { directed })), `directed=${directed}`).toEqual(ref.membership);
+    }
+  });
+
+  it("reads weights as lengths: one cluster by default (no modularity in python-igraph), the dendrogram at `clusters`", async () => {
+    const c = planted(31, 3, 9, 0.5, 0.06, true);
+    const weights = Float64Array.from(c.weight ?? []);
+    const ref = await theirs(c, "g.community_edge_betweenness(weights='weight')");
+    expect(Array.from(ours(c, { weights }))).toEqual(ref.membership);
+    for (const clusters of [2, 3, 4]) {
+      const cut = await theirs(c, `g.community_edge_betweenness(weights='weight', clusters=${clusters})`);
+      expect(Array.from(ours(c, { weights, clusters })), `clusters=${clusters}`).toEqual(cut.membership);
+    }
+    const d = { ...c, directed: true };
+    const cut = await theirs(d, "g.community_edge_betweenness(weights='weight', clusters=3)");
+    expect(Array.from(ours(d, { weights, clusters: 3 }))).toEqual(cut.membership);
+  });
+
+  it("refuses what python-igraph refuses: weights that are not positive, the cut of a graph of several components", async () => {
+    const c: Case = {
+      n: 7,
+      edges: [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+        [3, 4],
+        [4, 5],
+        [5, 3],
+      ],
+    };
+    expect((await theirs(c, "g.community_edge_betweenness()")).ok).toBe(false);
+    expect(() => ours(c, {})).toThrow(ComputeInputError);
+    const zero: Case = {
+      n: 3,
+      edges: [
+        [0, 1],
+        [1, 2],
+      ],
+      weight: [1, 0],
+    };
+    expect((await theirs(zero, "g.community_edge_betweenness(weights='weight')")).ok).toBe(false);
+    expect(() => ours(zero, { weights: Float64Array.from([1, 0]) })).toThrow(ComputeInputError);
+  });
+});
