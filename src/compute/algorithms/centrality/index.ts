@@ -1,5 +1,6 @@
 // The centrality algorithms of spec 2.9, as registry entries.
 import type { AlgorithmEntry } from "../../types.ts";
+import { cugraphBetweenness, cugraphEdgeBetweenness, igraphBetweenness } from "./betweenness.ts";
 import { cugraphPagerank, igraphPagerank } from "./pagerank.ts";
 
-export const entries: AlgorithmEntry[] = [igraphPagerank, cugraphPagerank];
+export const entries: AlgorithmEntry[] = [igraphPagerank, cugraphPagerank, igraphBetweenness, cugraphBetweenness, cugraphEdgeBetweenness];
