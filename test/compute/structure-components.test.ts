@@ -4,7 +4,7 @@ import { components } from "../../kernels/cpu/components.ts";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
-import { runReference, valueOf } from "../helpers/graph-reference.ts";
+import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 type Edge = readonly [number, number];
@@ -81,8 +81,8 @@ describe("components", () => {
       );
       graphs.forEach((g, i) => {
         const graph = computeGraph(g.n, g.edges, { directed });
-        const strong = valueOf<number[]>(answers[i]?.[0]);
-        const weak = valueOf<number[]>(answers[i]?.[1]);
+        const strong = answerOf<number[]>(answers[i]?.[0]);
+        const weak = answerOf<number[]>(answers[i]?.[1]);
         expect(column(run("igraph", "clusters", graph), "clusters")).toEqual(strong);
         expect(column(run("igraph", "clusters", graph, { mode: "weak" }), "clusters")).toEqual(weak);
         expect(column(run("cugraph", "weakly_connected_components", graph, {}, "c"), "c")).toEqual(weak);
@@ -133,7 +133,7 @@ describe("cores", () => {
     ]);
     graphs.forEach((g, i) => {
       const graph = computeGraph(g.n, g.edges, { directed: true });
-      const [all, inn, out, innermost] = (answers[i] ?? []).map((a) => valueOf(a)) as [number[], number[], number[], number];
+      const [all, inn, out, innermost] = (answers[i] ?? []).map((a) => answerOf(a)) as [number[], number[], number[], number];
       expect(column(run("cugraph", "core_number", graph), "core_number")).toEqual(all);
       expect(column(run("cugraph", "core_number", graph, { degree_type: "incoming" }), "core_number")).toEqual(inn);
       expect(column(run("cugraph", "core_number", graph, { degree_type: "outgoing" }), "core_number")).toEqual(out);
@@ -141,7 +141,7 @@ describe("cores", () => {
       expect(core.kind === "graph" && core.nodeRows?.length).toBe(innermost);
 
       const plain = computeGraph(g.n, loopless[i] as Edge[], { directed: false });
-      const [nxCore, k2Nodes, k2Edges, coreness] = (answers[graphs.length + i] ?? []).map((a) => valueOf(a)) as [
+      const [nxCore, k2Nodes, k2Edges, coreness] = (answers[graphs.length + i] ?? []).map((a) => answerOf(a)) as [
         number[],
         number,
         number,
