@@ -1,0 +1,188 @@
+// The weighted undirected graph the community algorithms optimise: symmetric CSR without self-loops, each node's
+// self-loop weight apart, and the aggregation that turns a partition's communities into the nodes of the next level.
+import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
+import { ComputeInputError } from "../../types.ts";
+
+export type WGraph = {
+  n: number;
+  /** Neighbours of v: nbr[start[v] .. start[v + 1]) with weights w (every non-loop edge listed at both ends). */
+  start: Int32Array;
+  nbr: Int32Array;
+  w: Float64Array;
+  /** Twice the weight of v's self-loops (a loop adds 2w to A_vv, as igraph counts it). */
+  loop: Float64Array;
+  /** Strength of v: the sum of its row of A (loops counted twice). */
+  strength: Float64Array;
+  /** The sum of all strengths (2m). */
+  total: number;
+};
+
+/** Checks per-edge weights for a modularity algorithm: finite and not negative. */
+export function checkWeights(weights: Float64Array | null, m: number, field: string): void {
+  if (!weights) return;
+  if (weights.length !== m) throw new ComputeInputError(`${field} must give one value per edge`, field);
+  for (let e = 0; e < m; e++) {
+    const x = weights[e] as number;
+    if (!(x >= 0) || !Number.isFinite(x)) throw new ComputeInputError(`${field} must be finite and not negative (edge ${e}: ${x})`, field);
+  }
+}
+
+/** The graph read undirected, weighted by `weights` (null = 1 per edge); parallel edges stay separate entries. */
+export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | null): WGraph {
+  const { n, m, src, dst } = graph;
+  const start = new Int32Array(n + 1);
+  for (let e = 0; e < m; e++) {
+    const s = src[e] as number;
+    const d = dst[e] as number;
+    if (s !== d) {
+      start[s + 1] = (start[s + 1] as number) + 1;
+      start[d + 1] = (start[d + 1] as number) + 1;
+    }
+  }
+  for (let v = 0; v < n; v++) start[v + 1] = (start[v + 1] as number) + (start[v] as number);
+  const fill = start.slice(0, n);
+  const nbr = new Int32Array(start[n] as number);
+  const w = new Float64Array(start[n] as number);
+  const loop = new Float64Array(n);
+  const strength = new Float64Array(n);
+  let total = 0;
+  for (let e = 0; e < m; e++) {
+    const s = src[e] as number;
+    const d = dst[e] as number;
+    const x = weights ? (weights[e] as number) : 1;
+    total += 2 * x;
+    if (s === d) {
+      loop[s] = (loop[s] as number) + 2 * x;
+      strength[s] = (strength[s] as number) + 2 * x;
+      continue;
+    }
+    let k = fill[s] as number;
+    nbr[k] = d;
+    w[k] = x;
+    fill[s] = k + 1;
+    k = fill[d] as number;
+    nbr[k] = s;
+    w[k] = x;
+    fill[d] = k + 1;
+    strength[s] = (strength[s] as number) + x;
+    strength[d] = (strength[d] as number) + x;
+  }
+  return { n, start, nbr, w, loop, strength, total };
+}
+
+/**
+ * Renumbers a membership to 0..k-1 in order of first appearance (as igraph numbers its clusterings), in place;
+ * answers k.
+ */
+export function renumber(membership: Int32Array): number {
+  let maxLabel = -1;
+  for (let v = 0; v < membership.length; v++) if ((membership[v] as number) > maxLabel) maxLabel = membership[v] as number;
+  const map = new Int32Array(maxLabel + 1).fill(-1);
+  let k = 0;
+  for (let v = 0; v < membership.length; v++) {
+    const c = membership[v] as number;
+    let to = map[c] as number;
+    if (to < 0) {
+      to = k++;
+      map[c] = to;
+    }
+    membership[v] = to;
+  }
+  return k;
+}
+
+/**
+ * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
+ * community turned into its self-loop weight. Strengths and the total carry over.
+ */
+export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph {
+  const { n } = g;
+  // Members of each community (counting sort).
+  const mStart = new Int32Array(k + 1);
+  for (let v = 0; v < n; v++) {
+    const c = (membership[v] as number) + 1;
+    mStart[c] = (mStart[c] as number) + 1;
+  }
+  for (let c = 0; c < k; c++) mStart[c + 1] = (mStart[c + 1] as number) + (mStart[c] as number);
+  const mFill = mStart.slice(0, k);
+  const members = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    const c = membership[v] as number;
+    members[mFill[c] as number] = v;
+    mFill[c] = (mFill[c] as number) + 1;
+  }
+  const acc = new Float64Array(k);
+  const seen = new Int32Array(k).fill(-1);
+  const touched = new Int32Array(k);
+  let cap = Math.max(16, Math.min(g.nbr.length, 4 * k));
+  let nbr = new Int32Array(cap);
+  let w = new Float64Array(cap);
+  const start = new Int32Array(k + 1);
+  const loop = new Float64Array(k);
+  const strength = new Float64Array(k);
+  let out = 0;
+  for (let c = 0; c < k; c++) {
+    let nt = 0;
+    let self = 0;
+    let str = 0;
+    for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
+      const v = members[i] as number;
+      self += g.loop[v] as number;
+      str += g.strength[v] as number;
+      for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
+        const d = membership[g.nbr[j] as number] as number;
+        if (d === c) {
+          self += g.w[j] as number;
+          continue;
+        }
+        if (seen[d] !== c) {
+          seen[d] = c;
+          acc[d] = 0;
+          touched[nt++] = d;
+        }
+        acc[d] = (acc[d] as number) + (g.w[j] as number);
+      }
+    }
+    if (out + nt > cap) {
+      while (out + nt > cap) cap *= 2;
+      const nn = new Int32Array(cap);
+      nn.set(nbr.subarray(0, out));
+      nbr = nn;
+      const nw = new Float64Array(cap);
+      nw.set(w.subarray(0, out));
+      w = nw;
+    }
+    for (let t = 0; t < nt; t++) {
+      const d = touched[t] as number;
+      nbr[out] = d;
+      w[out] = acc[d] as number;
+      out++;
+    }
+    start[c + 1] = out;
+    loop[c] = self;
+    strength[c] = str;
+  }
+  return { n: k, start, nbr: nbr.slice(0, out), w: w.slice(0, out), loop, strength, total: g.total };
+}
+
+/** Newman's modularity of a membership on g, with igraph's resolution (Q = Σ_c e_c/2m - γ (K_c/2m)²). */
+export function modularity(g: WGraph, membership: Int32Array, resolution = 1): number {
+  if (g.total === 0) return Number.NaN;
+  let k = 0;
+  for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
+  const inside = new Float64Array(k);
+  const tot = new Float64Array(k);
+  for (let v = 0; v < g.n; v++) {
+    const c = membership[v] as number;
+    tot[c] = (tot[c] as number) + (g.strength[v] as number);
+    let s = g.loop[v] as number;
+    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) if (membership[g.nbr[j] as number] === c) s += g.w[j] as number;
+    inside[c] = (inside[c] as number) + s;
+  }
+  let q = 0;
+  for (let c = 0; c < k; c++) {
+    const x = (tot[c] as number) / g.total;
+    q += (inside[c] as number) / g.total - resolution * x * x;
+  }
+  return q;
+}

@@ -1,0 +1,192 @@
+// Leiden (Traag, Waltman & van Eck 2019): fast local moving, refinement into well-connected sub-communities, and
+// aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
+import type { ComputeContext } from "../../types.ts";
+import { aggregate, renumber, type WGraph } from "./graph.ts";
+import { localMove, type Scratch, scratch } from "./local-move.ts";
+import { type Rng, rng, shuffled } from "./rng.ts";
+
+export type LeidenOptions = {
+  /** γ as it multiplies node weight products (modularity: resolution / 2m). */
+  gamma: number;
+  /** Node weights (modularity: strengths; CPM: 1 each unless given). */
+  nodeWeight: Float64Array;
+  /** Randomness of the refinement: a merge is chosen with probability ∝ exp(gain / beta). */
+  beta: number;
+  /** Runs of the whole algorithm (each starts from the last answer); negative: until one changes nothing. */
+  iterations: number;
+  /** Levels at most per run. */
+  maxLevels: number;
+  initial: Int32Array | null;
+  seed: number;
+};
+
+/** The Potts quality Σ_c [W_in(c) - γ N_c² / 2] of a membership (W_in counts each edge inside c once). */
+export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Float64Array, gamma: number): number {
+  let k = 0;
+  for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
+  const tot = new Float64Array(k);
+  let inside = 0;
+  for (let v = 0; v < g.n; v++) {
+    const c = membership[v] as number;
+    tot[c] = (tot[c] as number) + (nodeWeight[v] as number);
+    inside += (g.loop[v] as number) / 2;
+    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++)
+      if (membership[g.nbr[j] as number] === c) inside += (g.w[j] as number) / 2;
+  }
+  let q = inside;
+  for (let c = 0; c < k; c++) q -= (gamma * (tot[c] as number) * (tot[c] as number)) / 2;
+  return q;
+}
+
+/**
+ * Refines each community of `part` from singletons: a node still alone and well connected to its community joins
+ * a well-connected sub-community of it with a non-negative gain, picked at random ∝ exp(gain / beta).
+ * Answers the refined membership (node ids as labels).
+ */
+function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, beta: number, r: Rng, s: Scratch): Int32Array {
+  const { n, start, nbr, w } = g;
+  const refined = new Int32Array(n);
+  const partTot = new Float64Array(n);
+  const rTot = new Float64Array(n);
+  const ext = new Float64Array(n);
+  const alone = new Uint8Array(n);
+  for (let v = 0; v < n; v++) {
+    refined[v] = v;
+    rTot[v] = nw[v] as number;
+    alone[v] = 1;
+    partTot[part[v] as number] = (partTot[part[v] as number] as number) + (nw[v] as number);
+    let x = 0;
+    for (let j = start[v] as number; j < (start[v + 1] as number); j++) if (part[nbr[j] as number] === part[v]) x += w[j] as number;
+    ext[v] = x;
+  }
+  const { acc, seen, touched } = s;
+  seen.fill(-1, 0, n);
+  const gains = new Float64Array(n);
+  const order = shuffled(n, r);
+  for (let i = 0; i < n; i++) {
+    const v = order[i] as number;
+    if (alone[v] === 0) continue;
+    const S = part[v] as number;
+    const nv = nw[v] as number;
+    const rest = (partTot[S] as number) - nv;
+    if ((ext[v] as number) < gamma * nv * rest) continue;
+    let nt = 0;
+    for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
+      const u = nbr[j] as number;
+      if (part[u] !== S) continue;
+      const c = refined[u] as number;
+      if (c === v) continue;
+      if (seen[c] !== v) {
+        seen[c] = v;
+        acc[c] = 0;
+        touched[nt++] = c;
+      }
+      acc[c] = (acc[c] as number) + (w[j] as number);
+    }
+    // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
+    let maxGain = 0;
+    let best = v;
+    let nc = 0;
+    for (let t = 0; t < nt; t++) {
+      const c = touched[t] as number;
+      const tc = rTot[c] as number;
+      if ((ext[c] as number) < gamma * tc * ((partTot[S] as number) - tc)) continue;
+      const gain = (acc[c] as number) - gamma * nv * tc;
+      if (gain < 0) continue;
+      touched[nc] = c;
+      gains[nc] = gain;
+      nc++;
+      if (gain > maxGain) {
+        maxGain = gain;
+        best = c;
+      }
+    }
+    if (nc === 0) continue;
+    if (beta > 0) {
+      // Staying alone (gain 0) is a candidate too.
+      let sum = Math.exp(-maxGain / beta);
+      for (let t = 0; t < nc; t++) sum += Math.exp(((gains[t] as number) - maxGain) / beta);
+      let x = r.next() * sum - Math.exp(-maxGain / beta);
+      if (x < 0) best = v;
+      else {
+        best = touched[nc - 1] as number;
+        for (let t = 0; t < nc; t++) {
+          x -= Math.exp(((gains[t] as number) - maxGain) / beta);
+          if (x < 0) {
+            best = touched[t] as number;
+            break;
+          }
+        }
+      }
+    }
+    if (best === v) continue;
+    refined[v] = best;
+    alone[v] = 0;
+    alone[best] = 0;
+    ext[best] = (ext[best] as number) + (ext[v] as number) - 2 * (acc[best] as number);
+    rTot[best] = (rTot[best] as number) + nv;
+    rTot[v] = 0;
+  }
+  return refined;
+}
+
+/** One Leiden run from `start` (a membership of g0's nodes); answers the new membership. */
+function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch, ctx: ComputeContext): Int32Array {
+  let g = g0;
+  let nw = o.nodeWeight;
+  let part = start.slice();
+  renumber(part);
+  // Node of the current graph each original node lies in.
+  const at = new Int32Array(g0.n);
+  for (let v = 0; v < g0.n; v++) at[v] = v;
+  for (let level = 0; level < o.maxLevels; level++) {
+    ctx.checkCancelled();
+    localMove(g, part, nw, o.gamma, r, s);
+    const k = renumber(part);
+    if (k === g.n) break;
+    let refined = refine(g, part, nw, o.gamma, o.beta, r, s);
+    let kr = renumber(refined);
+    // A refinement that merges nothing would leave the graph as it is: aggregate by the partition itself.
+    if (kr === g.n) {
+      refined = part.slice();
+      kr = k;
+    }
+    const nextPart = new Int32Array(kr);
+    const nextW = new Float64Array(kr);
+    for (let v = 0; v < g.n; v++) {
+      const c = refined[v] as number;
+      nextPart[c] = part[v] as number;
+      nextW[c] = (nextW[c] as number) + (nw[v] as number);
+    }
+    for (let v = 0; v < g0.n; v++) at[v] = refined[at[v] as number] as number;
+    g = aggregate(g, refined, kr);
+    nw = nextW;
+    part = nextPart;
+    ctx.progress({ phase: "leiden", iteration: level + 1 });
+  }
+  const membership = new Int32Array(g0.n);
+  for (let v = 0; v < g0.n; v++) membership[v] = part[at[v] as number] as number;
+  renumber(membership);
+  return membership;
+}
+
+export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32Array {
+  const r = rng(o.seed);
+  const s = scratch(g0.n);
+  let membership: Int32Array;
+  if (o.initial) membership = o.initial.slice();
+  else {
+    membership = new Int32Array(g0.n);
+    for (let v = 0; v < g0.n; v++) membership[v] = v;
+  }
+  renumber(membership);
+  const forever = o.iterations < 0;
+  for (let it = 0; forever || it < o.iterations; it++) {
+    const next = run(g0, membership, o, r, s, ctx);
+    let same = true;
+    for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
+    membership = next;
+    if (same) break;
+  }
+  return membership;
+}

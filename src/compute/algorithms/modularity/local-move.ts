@@ -1,0 +1,118 @@
+// The moving phase shared by Louvain and Leiden: nodes move one at a time (a queue of nodes whose neighbourhood
+// changed, Traag's fast local moving) to the neighbouring community that most improves the Potts quality
+// Σ_c [W_in(c) - γ N_c² / 2] (N_c: the sum of the node weights; modularity when node weights are strengths, γ = res/2m).
+import type { WGraph } from "./graph.ts";
+import type { Rng } from "./rng.ts";
+import { shuffled } from "./rng.ts";
+
+/** Scratch arrays one optimisation reuses across levels (sized for the first, largest, graph). */
+export type Scratch = {
+  acc: Float64Array;
+  seen: Int32Array;
+  touched: Int32Array;
+  queue: Int32Array;
+  queued: Uint8Array;
+  tot: Float64Array;
+  count: Int32Array;
+  empty: Int32Array;
+};
+
+export function scratch(n: number): Scratch {
+  return {
+    acc: new Float64Array(n),
+    seen: new Int32Array(n),
+    touched: new Int32Array(n),
+    queue: new Int32Array(n),
+    queued: new Uint8Array(n),
+    tot: new Float64Array(n),
+    count: new Int32Array(n),
+    empty: new Int32Array(n),
+  };
+}
+
+/**
+ * Moves nodes of g between communities (comm, values in [0, g.n)) until no move improves the quality; answers the
+ * number of moves. `gamma` multiplies node weight products; ties keep the node where it is.
+ */
+export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array, gamma: number, r: Rng, s: Scratch): number {
+  const { n, start, nbr, w } = g;
+  const { acc, seen, touched, queue, queued, tot, count, empty } = s;
+  tot.fill(0, 0, n);
+  seen.fill(-1, 0, n);
+  count.fill(0, 0, n);
+  for (let v = 0; v < n; v++) {
+    const c = comm[v] as number;
+    tot[c] = (tot[c] as number) + (nodeWeight[v] as number);
+    count[c] = (count[c] as number) + 1;
+  }
+  let nEmpty = 0;
+  for (let c = n - 1; c >= 0; c--) if (count[c] === 0) empty[nEmpty++] = c;
+  const order = shuffled(n, r);
+  // The queue is a ring over n slots: every node at most once in it.
+  let head = 0;
+  let size = 0;
+  for (let i = 0; i < n; i++) {
+    const v = order[i] as number;
+    if ((start[v + 1] as number) > (start[v] as number)) {
+      queue[size++] = v;
+      queued[v] = 1;
+    } else queued[v] = 0;
+  }
+  let moves = 0;
+  let stamp = 0;
+  while (size > 0) {
+    const v = queue[head] as number;
+    head = head + 1 === n ? 0 : head + 1;
+    size--;
+    queued[v] = 0;
+    const c = comm[v] as number;
+    const nv = nodeWeight[v] as number;
+    stamp++;
+    let nt = 0;
+    seen[c] = stamp;
+    acc[c] = 0;
+    touched[nt++] = c;
+    for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
+      const d = comm[nbr[j] as number] as number;
+      if (seen[d] !== stamp) {
+        seen[d] = stamp;
+        acc[d] = 0;
+        touched[nt++] = d;
+      }
+      acc[d] = (acc[d] as number) + (w[j] as number);
+    }
+    tot[c] = (tot[c] as number) - nv;
+    const gnv = gamma * nv;
+    let best = c;
+    let bestGain = (acc[c] as number) - gnv * (tot[c] as number);
+    for (let t = 1; t < nt; t++) {
+      const d = touched[t] as number;
+      const gain = (acc[d] as number) - gnv * (tot[d] as number);
+      if (gain > bestGain) {
+        bestGain = gain;
+        best = d;
+      }
+    }
+    count[c] = (count[c] as number) - 1;
+    // Leaving for an empty community gains 0: taken when every neighbouring community (its own too) loses.
+    if (bestGain < 0 && (count[c] as number) > 0 && nEmpty > 0) best = empty[--nEmpty] as number;
+    else if (count[c] === 0 && best !== c) empty[nEmpty++] = c;
+    tot[best] = (tot[best] as number) + nv;
+    count[best] = (count[best] as number) + 1;
+    if (best !== c) {
+      comm[v] = best;
+      moves++;
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
+        const u = nbr[j] as number;
+        if (queued[u] === 0 && comm[u] !== best) {
+          queued[u] = 1;
+          let at = head + size;
+          if (at >= n) at -= n;
+          queue[at] = u;
+          size++;
+        }
+      }
+    }
+  }
+  return moves;
+}

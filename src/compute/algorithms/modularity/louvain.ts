@@ -1,0 +1,56 @@
+// Louvain (Blondel et al.'s multilevel modularity optimisation): move nodes, merge communities into nodes, repeat.
+import type { ComputeContext } from "../../types.ts";
+import { aggregate, modularity, renumber, type WGraph } from "./graph.ts";
+import { localMove, scratch } from "./local-move.ts";
+import { rng } from "./rng.ts";
+
+export type LouvainOptions = {
+  resolution: number;
+  /** Levels at most (merges of the graph). */
+  maxLevels: number;
+  /** A level that improves modularity by less than this ends the run. */
+  threshold: number;
+  seed: number;
+};
+
+export type LouvainResult = { membership: Int32Array; modularity: number; levels: number };
+
+/** The membership (0..k-1 by first appearance) of the best level found on g. */
+export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): LouvainResult {
+  const membership = new Int32Array(g0.n);
+  for (let v = 0; v < g0.n; v++) membership[v] = v;
+  if (g0.total <= 0) {
+    renumber(membership);
+    return { membership, modularity: Number.NaN, levels: 0 };
+  }
+  const r = rng(o.seed);
+  const s = scratch(g0.n);
+  let g = g0;
+  let q = modularity(g0, membership, o.resolution);
+  let levels = 0;
+  while (levels < o.maxLevels) {
+    ctx.checkCancelled();
+    const comm = new Int32Array(g.n);
+    for (let v = 0; v < g.n; v++) comm[v] = v;
+    const moves = localMove(g, comm, g.strength, o.resolution / g.total, r, s);
+    if (moves === 0) break;
+    const k = renumber(comm);
+    const next = modularity(g, comm, o.resolution);
+    if (!(next > q)) break;
+    for (let v = 0; v < g0.n; v++) membership[v] = comm[membership[v] as number] as number;
+    levels++;
+    const gain = next - q;
+    q = next;
+    ctx.progress({ phase: "louvain", iteration: levels });
+    if (gain < o.threshold || k === g.n) break;
+    g = aggregate(g, comm, k);
+  }
+  // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
+  if (levels > 0) {
+    localMove(g0, membership, g0.strength, o.resolution / g0.total, r, s);
+    renumber(membership);
+    q = modularity(g0, membership, o.resolution);
+  }
+  renumber(membership);
+  return { membership, modularity: q, levels };
+}
