@@ -26,6 +26,7 @@ export const ComputeJobRef = builder.objectRef<JobRow>("ComputeJob").implement({
     errorCode: t.exposeString("errorCode", { nullable: true, description: "INVALID_INPUT, UNAVAILABLE, INTERNAL... when it failed." }),
     error: t.exposeString("error", { nullable: true }),
     dataVersion: t.exposeString("dataVersion", { nullable: true, description: "The table version it stored." }),
+    worker: t.exposeString("workerId", { nullable: true, description: "The process that ran it (host:pid)." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),

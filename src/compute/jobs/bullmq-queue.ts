@@ -3,6 +3,8 @@
 import { Queue, Worker } from "bullmq";
 import type { Logger } from "../../server/logger.ts";
 import type { JobQueue } from "./job-queue.ts";
+import type { JobStatus } from "./job-records.ts";
+import type { RunOptions } from "./job-runner.ts";
 
 export type BullQueueOptions = {
   redisUrl: string;
@@ -11,11 +13,17 @@ export type BullQueueOptions = {
   /** Whether this process takes jobs (a worker), or only adds them. */
   work: boolean;
   concurrency: number;
-  run: (jobId: string) => Promise<unknown>;
+  run: (jobId: string, options: RunOptions) => Promise<JobStatus | "REQUEUED" | null>;
   logger: Logger;
 };
 
 type Payload = { jobId: string };
+
+/**
+ * A job's own failures end on its row, never as a failed attempt: an attempt fails only when a stopping worker
+ * gives the job back, and it may be given back this many times.
+ */
+const ATTEMPTS = 20;
 
 /** BullMQ refuses ids that read as integers: ours are prefixed. */
 const bullId = (jobId: string) => `job-${jobId}`;
@@ -29,7 +37,9 @@ export function createBullQueue(options: BullQueueOptions): JobQueue & { worker:
     ? new Worker<Payload>(
         options.name,
         async (job) => {
-          await options.run(job.data.jobId);
+          const ended = await options.run(job.data.jobId, { takeOver: true, requeueOnShutdown: true });
+          // Failing the attempt puts the entry back in the queue for another worker (see ATTEMPTS).
+          if (ended === "REQUEUED") throw new Error("the worker stopped: the job goes back to the queue");
         },
         { connection, concurrency: options.concurrency },
       )
@@ -40,7 +50,7 @@ export function createBullQueue(options: BullQueueOptions): JobQueue & { worker:
     kind: "bullmq",
     worker,
     async enqueue(jobId) {
-      await queue.add("compute", { jobId }, { jobId: bullId(jobId), attempts: 1, removeOnComplete: 1000, removeOnFail: 1000 });
+      await queue.add("compute", { jobId }, { jobId: bullId(jobId), attempts: ATTEMPTS, removeOnComplete: 1000, removeOnFail: 1000 });
     },
     async remove(jobId) {
       // A job a worker holds is locked and stays: its worker sees the cancel request.

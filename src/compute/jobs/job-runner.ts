@@ -34,6 +34,16 @@ export type JobRunnerDeps = {
 
 export type JobRunner = ReturnType<typeof createJobRunner>;
 
+export type RunOptions = {
+  /**
+   * The queue guarantees nobody else holds the job (BullMQ hands a job on only when its worker lost it): a row
+   * still RUNNING belongs to a worker that died, and is taken over.
+   */
+  takeOver?: boolean;
+  /** A job stopped by this worker's shutdown goes back to QUEUED (answer "REQUEUED") instead of failing. */
+  requeueOnShutdown?: boolean;
+};
+
 /** Why a run was aborted by this process rather than by a cancel request. */
 const SHUTDOWN = "the compute worker stopped before the job finished";
 
@@ -113,14 +123,25 @@ export function createJobRunner(deps: JobRunnerDeps) {
 
   /**
    * Runs job `id` if it is still queued and not cancelled (a cancelled or already taken job is left alone).
-   * Answers how it ended, or null when it was not this worker's to run.
+   * Answers how it ended, "REQUEUED" when this worker's shutdown gave it back, or null when it was not this
+   * worker's to run.
    */
-  async function run(id: string): Promise<JobStatus | null> {
+  async function run(id: string, options: RunOptions = {}): Promise<JobStatus | "REQUEUED" | null> {
     const claimed = await db.computeJob.updateMany({
-      where: { id, status: "QUEUED", cancelRequested: false },
+      where: { id, status: options.takeOver ? { in: ["QUEUED", "RUNNING"] } : "QUEUED", cancelRequested: false },
       data: { status: "RUNNING", startedAt: new Date(), workerId, phase: "starting" },
     });
-    if (claimed.count === 0) return null;
+    if (claimed.count === 0) {
+      // Its worker is gone (the queue handed it on) and a cancel request came meanwhile: nobody else will end it.
+      if (options.takeOver) {
+        const ended = await db.computeJob.updateMany({
+          where: { id, status: "RUNNING", cancelRequested: true },
+          data: { status: "CANCELLED", phase: "cancelled", finishedAt: new Date() },
+        });
+        if (ended.count > 0) publish(await db.computeJob.findUniqueOrThrow({ where: { id } }));
+      }
+      return null;
+    }
     const controller = new AbortController();
     running.set(id, controller);
     const stopWatching = watchCancel(id, controller);
@@ -154,6 +175,11 @@ export function createJobRunner(deps: JobRunnerDeps) {
         return "SUCCEEDED";
       }
       if (controller.signal.aborted && controller.signal.reason === SHUTDOWN) {
+        if (options.requeueOnShutdown) {
+          // Back in the queue for another worker (the caller hands the queue entry back).
+          await update(id, { status: "QUEUED", phase: null, iteration: null, fraction: null, startedAt: null, workerId: null });
+          return "REQUEUED";
+        }
         await update(id, { status: "FAILED", errorCode: "UNAVAILABLE", error: SHUTDOWN, finishedAt });
         return "FAILED";
       }
