@@ -38,7 +38,11 @@ function run(lib: string, name: string, graph: ComputeGraph, params: Record<stri
 /** Number of components of the undirected graph. */
 function componentCount(n: number, edges: readonly Edge[]): number {
   const parent = Array.from({ length: n }, (_, i) => i);
-  const find = (x: number): number => (parent[x] === x ? x : (parent[x] = find(parent[x] as number)));
+  const find = (x: number): number => {
+    let r = x;
+    while (parent[r] !== r) r = parent[r] as number;
+    return r;
+  };
   let count = n;
   for (const [s, t] of edges) {
     const a = find(s);

@@ -11,7 +11,7 @@ type Metric = keyof typeof METRIC;
 
 /**
  * Per edge row, the similarity of N(src) and N(dst) (distinct neighbours, edge direction ignored, a self-loop making
- * a node its own neighbour). Weighted (cuGraph 24's use_weight, by the bound edge weight, parallel edges' weights
+ * a node its own neighbour as cuGraph's adjacency lists it; networkx's common_neighbors leaves the pair's own ends out). Weighted (cuGraph 24's use_weight, by the bound edge weight, parallel edges' weights
  * summed): shared = sum of min(w(u,x), w(v,x)) over common neighbours x, against each node's total weight.
  */
 export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolean, ctx: ComputeContext): Float64Array {
