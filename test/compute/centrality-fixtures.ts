@@ -70,7 +70,13 @@ export function column(output: ComputeOutput, name: string): (number | null)[] {
 }
 
 /** Within `rel` relative (1e-6 by default), with an absolute floor for values at zero; nulls must agree. */
-export function expectClose(actual: readonly (number | null)[], expected: readonly (number | null)[], rel = 1e-6, floor = 1e-12): void {
+export function expectClose(
+  actual: readonly (number | null)[],
+  expected: readonly (number | null)[],
+  what = "",
+  rel = 1e-6,
+  floor = 1e-12,
+): void {
   expect(actual.length).toBe(expected.length);
   const bad: string[] = [];
   for (let i = 0; i < expected.length; i++) {
@@ -82,7 +88,7 @@ export function expectClose(actual: readonly (number | null)[], expected: readon
     }
     if (Math.abs(a - b) > rel * Math.max(Math.abs(a), Math.abs(b)) + floor) bad.push(`[${i}] ${a} vs ${b}`);
   }
-  expect(bad.slice(0, 10), `${bad.length} of ${expected.length} differ`).toEqual([]);
+  expect(bad.slice(0, 10), `${what}: ${bad.length} of ${expected.length} differ`).toEqual([]);
 }
 
 /** A networkx dict answer (keys are node rows as text) as a list by node row. */
