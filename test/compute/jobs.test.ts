@@ -1,6 +1,9 @@
 // Compute jobs in process (no Redis), through the in-process gateway: run, progress over SSE, the new version seen by
 // a live session, cancel of a running and of a queued job, access and input errors.
+import { hostname } from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/config.ts";
+import { createGateway } from "../../src/server/gateway.ts";
 import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -255,3 +258,51 @@ describe("compute jobs in process", () => {
     expect(events.at(-1)).toMatchObject({ status: "FAILED", errorCode: "INVALID_INPUT" });
   });
 });
+
+describe("compute jobs left by a stopped server", () => {
+  it("runs again at the next start: queued ones, and running ones whose process of this host is gone", async () => {
+    const gw = await createTestGateway("sqlite");
+    try {
+      const { alice } = (await gw.users("alice")) as { alice: string };
+      const datasetId = await csvEdgeDataset(gw, alice, "s,d\na,b\nc,d\n");
+      const db = gw.gateway.services.db;
+      const owner = (await db.user.findUniqueOrThrow({ where: { username: "alice" } })).id;
+      // A process id that is not running here.
+      let dead = 4_000_000;
+      while (isAlive(dead)) dead--;
+      const left = { datasetId, ownerId: owner, library: "cugraph", alg: "connected_components", params: "{}", directed: true };
+      await db.computeJob.create({ data: { ...left, id: "leftqueued", label: "q" } });
+      await db.computeJob.create({
+        data: { ...left, id: "leftrunning", label: "r", status: "RUNNING", workerId: `${hostname()}:${dead}` },
+      });
+      await db.computeJob.create({ data: { ...left, id: "elsewhere", label: "e", status: "RUNNING", workerId: "another-host:1" } });
+
+      const restarted = await createGateway(loadConfig(gw.env));
+      try {
+        const jobs = restarted.services.db.computeJob;
+        for (let i = 0; i < 200; i++) {
+          const done = await jobs.count({ where: { id: { in: ["leftqueued", "leftrunning"] }, status: "SUCCEEDED" } });
+          if (done === 2) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect((await jobs.findUniqueOrThrow({ where: { id: "leftqueued" } })).status).toBe("SUCCEEDED");
+        expect((await jobs.findUniqueOrThrow({ where: { id: "leftrunning" } })).status).toBe("SUCCEEDED");
+        // Another host's job may still be running there: left alone.
+        expect((await jobs.findUniqueOrThrow({ where: { id: "elsewhere" } })).status).toBe("RUNNING");
+      } finally {
+        await restarted.close();
+      }
+    } finally {
+      await gw.close();
+    }
+  }, 60_000);
+});
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

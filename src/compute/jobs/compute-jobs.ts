@@ -14,6 +14,7 @@ import { createJobEvents } from "./job-events.ts";
 import { createInProcessQueue, type JobQueue } from "./job-queue.ts";
 import { createJobRunner, type RunOnDataset } from "./job-runner.ts";
 import { createComputeJobService } from "./job-service.ts";
+import { requeueLeftJobs } from "./recover.ts";
 
 export type ComputeJobsDeps = {
   config: Config;
@@ -67,12 +68,11 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
         run: runner.run,
         logger,
       })
-    : createInProcessQueue(runner.run, config.computeJobConcurrency, (ids) =>
-        db.computeJob.updateMany({
-          where: { id: { in: ids }, status: "QUEUED" },
-          data: { status: "FAILED", errorCode: "UNAVAILABLE", error: "the server stopped before the job ran", finishedAt: new Date() },
-        }),
-      );
+    : // A job stopped by shutdown, like those still waiting, stays QUEUED: the next start runs it (recover.ts).
+      createInProcessQueue((id) => runner.run(id, { requeueOnShutdown: true }), config.computeJobConcurrency);
+  if (queue.kind === "in-process" && deps.work) {
+    void requeueLeftJobs(db, queue).catch((error: unknown) => logger.warn("compute jobs not queued again", { error: String(error) }));
+  }
 
   const forgetting = datasetRows ? events.subscribe("computeJob:datasetChanged") : undefined;
   if (forgetting && datasetRows) {
@@ -88,7 +88,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
     runner,
     queue,
     events,
-    /** Running jobs end FAILED (UNAVAILABLE); queued ones wait in Redis for another worker (in process: they are lost). */
+    /** Running jobs stop and go back to QUEUED, for another worker (BullMQ) or this server's next start (in process). */
     async close() {
       runner.stopAll();
       await queue.close();

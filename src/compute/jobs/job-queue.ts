@@ -10,12 +10,8 @@ export type JobQueue = {
   close(): Promise<void>;
 };
 
-/** Runs jobs in this process, `concurrency` at a time, in the order they came; `dropped` hears of those left at close. */
-export function createInProcessQueue(
-  run: (jobId: string) => Promise<unknown>,
-  concurrency: number,
-  dropped: (jobIds: string[]) => Promise<unknown> = async () => {},
-): JobQueue {
+/** Runs jobs in this process, `concurrency` at a time, in the order they came. */
+export function createInProcessQueue(run: (jobId: string) => Promise<unknown>, concurrency: number): JobQueue {
   const waiting: string[] = [];
   const active = new Set<Promise<unknown>>();
   let closed = false;
@@ -37,7 +33,7 @@ export function createInProcessQueue(
   return {
     kind: "in-process",
     async enqueue(jobId) {
-      waiting.push(jobId);
+      if (!waiting.includes(jobId)) waiting.push(jobId);
       pump();
     },
     async remove(jobId) {
@@ -45,9 +41,10 @@ export function createInProcessQueue(
       if (at >= 0) waiting.splice(at, 1);
     },
     async close() {
+      // Those still waiting stay QUEUED in the database (see recover.ts).
       closed = true;
-      const left = waiting.splice(0);
-      await Promise.allSettled([...active, dropped(left)]);
+      waiting.length = 0;
+      await Promise.allSettled([...active]);
     },
   };
 }
