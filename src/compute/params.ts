@@ -20,7 +20,8 @@ export type ParamTables = { nodes: pl.DataFrame; edges: pl.DataFrame | undefined
 
 export type FindAlgorithm = (library: string, name: string) => AlgorithmEntry | undefined;
 
-export const invalidField = (message: string, field: string) => new AppError("INVALID_INPUT", message, { details: { field } });
+export const invalidField = (message: string, field: string, extra: Record<string, unknown> = {}) =>
+  new AppError("INVALID_INPUT", message, { details: { field, ...extra } });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -79,6 +80,7 @@ export function checkParams(entry: AlgorithmEntry, params: unknown, field: strin
       throw invalidField(
         `${field}.${name}: ${entry.library} ${entry.name} takes no parameter "${name}" (it takes ${known.length ? known.join(", ") : "none"})`,
         `${field}.${name}`,
+        { unknownParameter: true },
       );
     }
   }

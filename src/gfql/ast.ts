@@ -1,5 +1,6 @@
 // Validated GFQL query AST: the shapes parseGfql returns and executeGfql consumes.
 
+import type { ParsedEntry } from "../compute/params.ts";
 import type { CypherRowPlan } from "./cypher/rows.ts";
 import type { QueryExpr } from "./query-string/parse.ts";
 
@@ -98,6 +99,8 @@ export type CallSpec =
   | { fn: "order_by"; keys: Array<{ column: string; descending: boolean }> }
   | { fn: "skip" | "limit"; value: number }
   | { fn: "group_by"; keys: string[]; aggregations: Array<{ out: string; agg: AggFn; column?: string }> }
+  /** compute_igraph / compute_cugraph: a checked registry entry (call-compute.ts). */
+  | { fn: "compute_igraph" | "compute_cugraph"; entry: ParsedEntry }
   /** Built only by parseCypher (no wire form): a Cypher query's per-path rows (cypher/rows.ts). */
   | { fn: "cypher_rows"; plan: CypherRowPlan };
 

@@ -2,6 +2,7 @@
 
 import pl from "nodejs-polars";
 import type { CallSpec, Scalar } from "./ast.ts";
+import { runComputeCall } from "./call-compute.ts";
 import { runChain } from "./chain.ts";
 import { applyFilter } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
@@ -66,6 +67,9 @@ export function runGraphCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGr
       const edges = keepIn(keepIn(g.edges, g.source, kept), g.destination, kept);
       return { ...g, nodes, edges };
     }
+    case "compute_igraph":
+    case "compute_cugraph":
+      return runComputeCall(g, spec.entry, path);
     default:
       throw new Error(`not a graph call: ${spec.fn}`);
   }

@@ -1,5 +1,7 @@
 // The GFQL Call safelist (pygraphistry SAFELIST_V1), the subset this engine implements, and their parameters.
 
+import { COMPUTE_CALL_PARAMS } from "./call-compute.ts";
+
 /** Every function name pygraphistry's SAFELIST_V1 allows in a Call. */
 export const SAFELIST_V1 = [
   "rows",
@@ -78,6 +80,8 @@ export const GRAPH_CALLS = [
   "prune_self_edges",
   "drop_nodes",
   "keep_nodes",
+  "compute_igraph",
+  "compute_cugraph",
 ] as const;
 
 /** Row-pipeline calls: they turn the result into (or transform) a single row table. */
@@ -130,4 +134,5 @@ export const CALL_PARAMS: Record<string, { allowed: readonly string[]; required:
   distinct: { allowed: [], required: [] },
   group_by: { allowed: ["keys", "aggregations"], required: ["keys", "aggregations"] },
   count_table: { allowed: [], required: [] },
+  ...COMPUTE_CALL_PARAMS,
 };

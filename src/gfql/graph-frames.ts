@@ -18,6 +18,8 @@ export type GfqlGraph = {
    * need not look for missing ones, a pass over every edge.
    */
   endpointsInNodes?: boolean;
+  /** The bound `edge_weight` column (compute_cugraph weighs by it). */
+  edgeWeight?: string | undefined;
 };
 
 export const ID = "__gfql_id";

@@ -1,6 +1,7 @@
 // Parses a GFQL Call ({"type":"Call","function","params"}) against the safelist into a validated CallSpec.
 
 import { AGG_FNS, type AggFn, type CallOp, type CallSpec, type Scalar } from "./ast.ts";
+import { parseComputeCall } from "./call-compute.ts";
 import { CALL_PARAMS, SAFELIST_V1, SUPPORTED_CALLS } from "./call-names.ts";
 import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
 import { parseEdgeObject } from "./parse-op.ts";
@@ -176,6 +177,9 @@ function parseSpec(fn: string, p: Record<string, unknown>, path: string): CallSp
         keys: strings(p, "keys", fn, path).map((k, i) => column(k, fn, `keys[${i}]`, path)),
         aggregations: parseAggregations(p, path),
       };
+    case "compute_igraph":
+    case "compute_cugraph":
+      return parseComputeCall(fn, p, path);
     default:
       throw new Error(`unhandled call ${fn}`);
   }

@@ -106,6 +106,7 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       nodeId: nodeBindings.node ?? "node",
       source: edgeBindings.source ?? "source",
       destination: edgeBindings.destination ?? "destination",
+      edgeWeight: edgeBindings.edge_weight,
     };
   }
 

@@ -20,6 +20,8 @@ export type QueryJob = {
   nodeId: string;
   source: string;
   destination: string;
+  /** The bound `edge_weight` column, if any. */
+  edgeWeight?: string | undefined;
   /** The query as sent: JSON text or an already-parsed value. */
   query: unknown;
   output: OutputType;
@@ -110,7 +112,7 @@ export function runQuery(job: QueryJob, read: TableReader = readTable): QueryAns
   const storedEdges = job.edgesPath
     ? read(job.edgesPath)
     : storedNodes.select(pl.col(job.nodeId).alias(job.source), pl.col(job.nodeId).alias(job.destination)).head(0);
-  const ends = { nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true };
+  const ends = { nodeId: job.nodeId, source: job.source, destination: job.destination, endpointsInNodes: true, edgeWeight: job.edgeWeight };
   // The fast path answers with row positions: a collection needs nothing else, and rows are gathered up to the limit.
   beginRun(job.strictness);
   const fast = fastRows({ nodes: storedNodes, edges: storedEdges, ...ends }, query);

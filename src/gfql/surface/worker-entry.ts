@@ -1,9 +1,13 @@
 // The worker thread that runs GFQL queries, so a query past its time limit can be stopped by ending the thread.
 import { parentPort, workerData } from "node:worker_threads";
+import { loadExtraAlgorithms } from "../../compute/algorithm-lookup.ts";
 import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
 import type { WorkerReply } from "./query-pool.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
 import { createTableCache } from "./table-cache.ts";
+
+// fixture algorithms of the test suites (COMPUTE_EXTRA_ALGORITHMS), for compute_igraph / compute_cugraph
+await loadExtraAlgorithms();
 
 const options = (workerData ?? {}) as { cacheBytes?: number; maxIntermediateRows?: number };
 const cache = createTableCache(Number(options.cacheBytes ?? 0));
