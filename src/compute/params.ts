@@ -139,19 +139,25 @@ export function parseCompute(raw: unknown, field = "compute", find: FindAlgorith
   });
 }
 
-/** Row of each id in the node table's id column (compared as text, so 1 and "1" meet); unknown ids answer 400. */
+const NUMERIC_IDS = /^(U?Int(8|16|32|64)|Float(32|64))$/;
+
+/**
+ * Row of each id in the node table's id column; unknown ids answer 400. Numeric id columns compare as numbers
+ * (12, "12" and 12.0 meet), others as text.
+ */
 function rowsOfIds(tables: ParamTables, ids: unknown[], field: string): Int32Array {
-  const wanted = ids.map((id) => String(id));
-  const found = tables.nodes
-    .select(pl.col(tables.nodeId).cast(pl.Utf8).alias("__id"))
-    .withRowIndex("__r")
-    .filter(pl.col("__id").isIn(wanted));
+  const numeric = NUMERIC_IDS.test(String(tables.nodes.getColumn(tables.nodeId).dtype.variant));
+  const key = (v: unknown) => (numeric ? String(Number(v)) : String(v));
+  const wanted = ids.map(key);
+  const column = numeric ? pl.col(tables.nodeId).cast(pl.Float64) : pl.col(tables.nodeId).cast(pl.Utf8);
+  const probe = numeric ? wanted.map(Number).filter((v) => !Number.isNaN(v)) : wanted;
+  const found = tables.nodes.select(column.alias("__id")).withRowIndex("__r").filter(pl.col("__id").isIn(probe));
   const rowOf = new Map<string, number>();
-  const idCol = found.getColumn("__id").toArray() as (string | null)[];
+  const idCol = found.getColumn("__id").toArray() as unknown[];
   const rowCol = found.getColumn("__r").toArray() as number[];
   for (let i = 0; i < idCol.length; i++) {
-    const id = idCol[i];
-    if (id !== null && id !== undefined && !rowOf.has(id)) rowOf.set(id, Number(rowCol[i]));
+    const id = key(idCol[i]);
+    if (!rowOf.has(id)) rowOf.set(id, Number(rowCol[i]));
   }
   const out = new Int32Array(wanted.length);
   for (const [i, id] of wanted.entries()) {

@@ -9,11 +9,11 @@ export type { ComputeProgress } from "./compute-pool.ts";
 
 export type RunOnDatasetOptions = {
   /** Told of each entry's start and its algorithm's progress (at most every 100 ms). */
-  onProgress?: (progress: ComputeProgress) => void;
+  onProgress?: ((progress: ComputeProgress) => void) | undefined;
   /** Aborting cancels: the run rejects with ComputeCancelled (src/compute/types.ts) and no version is written. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** When given, the dataset must be visible to this viewer (404 otherwise); a job worker that checked access omits it. */
-  viewer?: Viewer;
+  viewer?: Viewer | undefined;
 };
 
 /**

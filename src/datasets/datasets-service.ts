@@ -406,7 +406,11 @@ export function createDatasetService(deps: {
    * previous version's files stay a minute for readers that hold them. With `viewer`, the dataset must be visible
    * to them; without, the caller checked access (a job worker).
    */
-  async function computeOn(id: string, compute: unknown, options: ComputeRunOptions & { viewer?: Viewer } = {}): Promise<DatasetRecord> {
+  async function computeOn(
+    id: string,
+    compute: unknown,
+    options: ComputeRunOptions & { viewer?: Viewer | undefined } = {},
+  ): Promise<DatasetRecord> {
     parseCompute(compute);
     const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
     if (!record.dataVersion)
@@ -429,6 +433,6 @@ export function createDatasetService(deps: {
 /** How long a replaced version's files stay for readers that were handed their paths. */
 const OLD_VERSION_MS = 60_000;
 
-export type ComputeRunOptions = { onProgress?: (p: ComputeProgress) => void; signal?: AbortSignal | undefined };
+export type ComputeRunOptions = { onProgress?: ((p: ComputeProgress) => void) | undefined; signal?: AbortSignal | undefined };
 
 export type { FileRef };

@@ -41,6 +41,24 @@ function bfs(g: ComputeGraph, source: number): { dist: Float64Array; pred: Int32
 export const entries: AlgorithmEntry[] = [
   {
     library: "igraph",
+    name: "test_rounds",
+    params: { rounds: { type: "integer", default: 3, min: 1 }, round_ms: { type: "number", default: 1, min: 0 } },
+    output: "nodes",
+    backends: ["cpu"],
+    doc: "test fixture: the number of rounds run (each busy for round_ms), reporting progress and checking cancellation",
+    run(g, params, ctx, label) {
+      const rounds = params.rounds as number;
+      for (let i = 0; i < rounds; i++) {
+        ctx.checkCancelled();
+        const until = performance.now() + (params.round_ms as number);
+        while (performance.now() < until);
+        ctx.progress({ phase: "rounds", iteration: i + 1, fraction: (i + 1) / rounds });
+      }
+      return { kind: "nodes", columns: [{ name: label, values: new Int32Array(g.n).fill(rounds) }] };
+    },
+  },
+  {
+    library: "igraph",
     name: "test_strength",
     params: {
       weights: { type: "edgeColumn" },
