@@ -1,7 +1,10 @@
 // The flow-communities algorithms of spec 2.9 (walktrap, edge betweenness, infomap, spinglass), as registry entries.
 import { type AlgorithmEntry, ComputeInputError } from "../../types.ts";
-import { cutDendrogram, optimalCount } from "./dendrogram.ts";
+import { cutDendrogram, firstAppearance, optimalCount } from "./dendrogram.ts";
 import { ebMerges, removalOrder } from "./edge-betweenness.ts";
+import { infomap } from "./infomap.ts";
+import { FlowGraph } from "./infomap-flow.ts";
+import { DEFAULT_SEED, random } from "./random.ts";
 import { walktrap } from "./walktrap.ts";
 import { walkGraph } from "./walktrap-graph.ts";
 
@@ -84,4 +87,23 @@ const communityEdgeBetweenness: AlgorithmEntry = {
   },
 };
 
-export const entries: AlgorithmEntry[] = [communityWalktrap, communityEdgeBetweenness];
+const communityInfomap: AlgorithmEntry = {
+  library: "igraph",
+  name: "community_infomap",
+  params: {
+    edge_weights: { type: "edgeColumn", nullable: true, description: "edge weights (a column of the edge table)" },
+    vertex_weights: { type: "nodeColumn", nullable: true, description: "node teleportation weights (a column of the node table)" },
+    trials: { type: "integer", default: 10, min: 1, description: "partitions tried; the shortest code length wins" },
+  },
+  output: "nodes",
+  backends: ["cpu"],
+  doc: "membership of the two-level map equation's partition (Rosvall & Bergstrom, igraph's infomap), best of `trials`, seeded",
+  run(graph, params, ctx, label) {
+    const flow = FlowGraph.fromGraph(graph, weightsOf(params.edge_weights), weightsOf(params.vertex_weights));
+    const trials = Number(params.trials ?? 10);
+    const { membership } = infomap(flow, trials, random(DEFAULT_SEED), ctx);
+    return membershipColumn(label, firstAppearance(membership));
+  },
+};
+
+export const entries: AlgorithmEntry[] = [communityWalktrap, communityEdgeBetweenness, communityInfomap];
