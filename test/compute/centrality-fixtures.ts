@@ -9,13 +9,14 @@ export type TestGraph = { n: number; edges: [number, number][]; weight: number[]
 
 /**
  * A seeded graph of n nodes and m edges: a preferential-attachment-ish core (so it has hubs and is mostly
- * connected), `isolated` extra nodes with no edge, optional self-loops and repeated edges, integer weights 1..9.
+ * connected), `isolated` extra nodes with no edge, optional self-loops and repeated edges (`simple`: no pair twice,
+ * either way round), integer weights 1..9.
  */
 export function fixture(
   seed: number,
   n: number,
   m: number,
-  options: { isolated?: number; loops?: number; multi?: number } = {},
+  options: { isolated?: number; loops?: number; multi?: number; simple?: boolean } = {},
 ): TestGraph {
   const rng = seeded(seed);
   const edges: [number, number][] = [];
@@ -29,11 +30,13 @@ export function fixture(
   while (edges.length < m) {
     const a = rng.int(0, n - 1);
     const b = rng.next() < 0.5 ? (rng.pick(ends) as number) : rng.int(0, n - 1);
-    if (a !== b) edges.push([a, b]);
+    if (a === b) continue;
+    if (options.simple && edges.some(([x, y]) => (x === a && y === b) || (x === b && y === a))) continue;
+    edges.push([a, b]);
   }
   for (let k = 0; k < (options.loops ?? 0); k++) {
     const a = rng.int(0, n - 1);
-    edges.push([a, a]);
+    if (!(options.simple && edges.some(([x, y]) => x === a && y === a))) edges.push([a, a]);
   }
   for (let k = 0; k < (options.multi ?? 0); k++) edges.push([...(rng.pick(edges) as [number, number])]);
   const weight = edges.map(() => rng.int(1, 9));
