@@ -44,6 +44,9 @@ export type RunOptions = {
   requeueOnShutdown?: boolean;
 };
 
+/** How many times a job runs again when the dataset moved to a new version under it (CONFLICT). */
+const CONFLICT_ATTEMPTS = 5;
+
 /** Why a run was aborted by this process rather than by a cancel request. */
 const SHUTDOWN = "the compute worker stopped before the job finished";
 
@@ -154,14 +157,22 @@ export function createJobRunner(deps: JobRunnerDeps) {
       let result: { dataVersion: string } | undefined;
       let failed: unknown;
       try {
-        controller.signal.throwIfAborted();
-        result = await deps.runOnDataset({
-          datasetId: job.datasetId,
-          label: job.label,
-          entry: { libraries: [job.library], alg: job.alg, params: paramsOf(job), directed: job.directed },
-          onProgress: (p) => progress.report(p),
-          signal: controller.signal,
-        });
+        for (let attempt = 1; !result; attempt++) {
+          controller.signal.throwIfAborted();
+          try {
+            result = await deps.runOnDataset({
+              datasetId: job.datasetId,
+              label: job.label,
+              entry: { libraries: [job.library], alg: job.alg, params: paramsOf(job), directed: job.directed },
+              onProgress: (p) => progress.report(p),
+              signal: controller.signal,
+            });
+          } catch (error) {
+            // Another job stored a version while this one ran on the one before: run again on the new one.
+            if (!(error instanceof AppError && error.code === "CONFLICT") || attempt >= CONFLICT_ATTEMPTS) throw error;
+            progress.report({ phase: "the dataset changed meanwhile: running again", iteration: attempt });
+          }
+        }
       } catch (error) {
         failed = error;
       }
