@@ -39,7 +39,7 @@ export const cugraphKatz: AlgorithmEntry = {
     const beta = (params.beta as number | null | undefined) ?? 1;
     const maxIter = params.max_iter as number;
     const limit = n * (params.tol as number);
-    let x = params.nstart ? Float64Array.from(params.nstart as Float64Array) : new Float64Array(n);
+    let x: Float64Array = params.nstart ? Float64Array.from(params.nstart as Float64Array) : new Float64Array(n);
     for (let it = 1; it <= maxIter; it++) {
       const y = product(ctx, m, x);
       let error = 0;
