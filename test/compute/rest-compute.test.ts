@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { ALGORITHMS, computeSchema } from "../../src/compute/registry.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { runReference, valueOf as answerOf } from "../helpers/graph-reference.ts";
+import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 import { entries } from "./service-entries.fixture.ts";
 
@@ -203,6 +203,60 @@ describe("compute over REST and GraphQL", () => {
       { node: "c", deg: 3 },
       { node: "d", deg: 1 },
     ]);
+  });
+
+  it("runs registered algorithms (pagerank, components, multilevel, k_core) as python-igraph does", async () => {
+    const g = graph(23, 60, 150);
+    const compute = {
+      pr: { libraries: ["igraph"], alg: "pagerank", params: { damping: 0.85, weights: "w" } },
+      comp: { libraries: ["igraph"], alg: "clusters", params: { mode: "weak" } },
+      louv: { libraries: ["igraph"], alg: "community_multilevel", directed: false },
+    };
+    const created = await create(body(await file(g.csv), compute));
+    expect(created.status).toBe(200);
+    const nodes = await rows(created.body.data.dataset_id, "nodes");
+    const rowOf = new Map(nodes.map((r, i) => [r.node as string, i]));
+    const edges = g.edges.map(([s, d]) => [rowOf.get(`n${s}`) as number, rowOf.get(`n${d}`) as number] as const);
+    const weights = g.edges.map(([, , w]) => w);
+    const membership = (column: string) => nodes.map((r) => r[column] as number);
+    const [directed, undirected] = await runReference([
+      {
+        n: nodes.length,
+        edges,
+        edgeAttrs: { weight: weights },
+        calls: ["g.pagerank(damping=0.85, weights='weight')", "g.connected_components(mode='weak').membership"],
+      },
+      {
+        n: nodes.length,
+        edges,
+        directed: false,
+        calls: ["g.community_multilevel().modularity", `g.modularity(${JSON.stringify(membership("louv"))})`],
+      },
+    ]);
+    const expected = answerOf<number[]>(directed?.[0]);
+    for (const [i, r] of nodes.entries())
+      expect(Math.abs((r.pr as number) - (expected[i] as number))).toBeLessThanOrEqual(1e-6 * (expected[i] as number));
+    // the same partition: equal labels exactly where igraph's are equal
+    const ours = membership("comp");
+    const theirs = answerOf<number[]>(directed?.[1]);
+    const pairs = new Set(ours.map((c, i) => `${c}:${theirs[i]}`));
+    expect(pairs.size).toBe(new Set(ours).size);
+    expect(pairs.size).toBe(new Set(theirs).size);
+    expect(answerOf<number>(undirected?.[1])).toBeGreaterThanOrEqual(answerOf<number>(undirected?.[0]) - 0.01);
+  });
+
+  it("answers the k-core graph as igraph's k_core does", async () => {
+    const g = graph(29, 40, 110);
+    const edgeFile = await file(g.csv);
+    const created = await create(body(edgeFile, { core: { libraries: ["igraph"], alg: "k_core", params: { k: 4 }, directed: false } }));
+    expect(created.status).toBe(200);
+    const full = await rows((await create(body(edgeFile, {}))).body.data.dataset_id, "nodes");
+    const rowOf = new Map(full.map((r, i) => [r.node as string, i]));
+    const edges = g.edges.map(([s, d]) => [rowOf.get(`n${s}`) as number, rowOf.get(`n${d}`) as number] as const);
+    const [ref] = await runReference([{ n: full.length, edges, directed: false, calls: ["g.k_core(4)"] }]);
+    const core = answerOf<{ n: number; edges: unknown[] }>(ref?.[0]);
+    expect((await rows(created.body.data.dataset_id, "nodes")).length).toBe(core.n);
+    expect((await rows(created.body.data.dataset_id, "edges")).length).toBe(core.edges.length);
   });
 
   const refusals: [string, unknown, string, string?][] = [

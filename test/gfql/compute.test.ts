@@ -47,6 +47,21 @@ describe("compute Calls in the engine", () => {
     expect(busy.nodes.getColumn("id").toArray()).toEqual(["a", "c"]);
   });
 
+  it("runs registered algorithms: igraph pagerank and cugraph pagerank as python-igraph, k_core's graph", async () => {
+    const pr = exec([call("compute_igraph", { alg: "pagerank", params: { damping: 0.85 } })]);
+    const cu = exec([call("compute_cugraph", { alg: "pagerank", out_col: "cpr" })]);
+    const core = exec([call("compute_igraph", { alg: "k_core", params: { k: 2 }, directed: false })]);
+    const [ref] = await runReference([
+      { n: 6, edges: SAMPLE_EDGES, calls: ["g.pagerank(damping=0.85)", "g.as_undirected().k_core(2).vcount()"] },
+    ]);
+    const expected = answerOf<number[]>(ref?.[0]);
+    const ours = pr.nodes.getColumn("pagerank").toArray() as number[];
+    for (const [i, v] of ours.entries()) expect(Math.abs(v - (expected[i] as number))).toBeLessThanOrEqual(1e-6 * (expected[i] as number));
+    // cuGraph's pagerank is networkx's (tolerance 1e-5 on the sum of changes): close to igraph's
+    for (const [i, v] of (cu.nodes.getColumn("cpr").toArray() as number[]).entries()) expect(v).toBeCloseTo(expected[i] as number, 4);
+    expect(core.nodes.height).toBe(answerOf<number>(ref?.[1]));
+  });
+
   it("compute_cugraph weighs by the bound edge weight and writes predecessors as node ids", () => {
     const weighed = exec([call("compute_cugraph", { alg: "test_weight_check", out_col: "ww" })], { ...sampleGraph(), edgeWeight: "w" });
     expect(weighed.edges.getColumn("ww").toArray()).toEqual([1, 2, 3, 4, 5]);
