@@ -1,7 +1,10 @@
 // igraph's modularity community algorithms, as python-igraph 0.10's Graph.community_<alg>(**params) answers them.
 import type { AlgorithmEntry } from "../../types.ts";
 import { ComputeInputError } from "../../types.ts";
-import { checkWeights, renumber, weightedUndirected } from "./graph.ts";
+import { fastGreedy } from "./fastgreedy.ts";
+import { checkWeights, renumber, type WGraph, weightedUndirected } from "./graph.ts";
+import { labelPropagation } from "./label-propagation.ts";
+import { leadingEigenvector } from "./leading-eigenvector.ts";
 import { leiden } from "./leiden.ts";
 import { louvain } from "./louvain.ts";
 import { edgeValues, membershipOutput, nodeLabels, num } from "./output.ts";
@@ -93,4 +96,78 @@ export const igraphEntries: AlgorithmEntry[] = [
       return membershipOutput(label, membership);
     },
   },
+
+  {
+    library: "igraph",
+    name: "community_fastgreedy",
+    params: { weights: weightsParam },
+    output: "nodes",
+    backends: ["cpu"],
+    undirectedOnly: true,
+    doc: "membership of the greedy (Clauset-Newman-Moore) dendrogram cut at its best modularity",
+    run: (graph, params, ctx, label) => {
+      const weights = edgeValues(params, "weights");
+      checkWeights(weights, graph.m, "weights");
+      const g = weightedUndirected(graph, weights);
+      if (hasMultiEdges(g))
+        throw new ComputeInputError("fast greedy community detection works only on graphs without multi-edges", "directed");
+      return membershipOutput(label, fastGreedy(g, ctx));
+    },
+  },
+  {
+    library: "igraph",
+    name: "community_label_propagation",
+    params: {
+      weights: weightsParam,
+      initial: { type: "nodeColumn", nullable: true, description: "a node column of starting labels (negative: unlabelled)" },
+      fixed: { type: "nodeColumn", nullable: true, description: "a node column, true where the initial label never changes" },
+    },
+    output: "nodes",
+    backends: ["cpu"],
+    doc: "membership by label propagation (edge direction ignored)",
+    run: (graph, params, ctx, label) => {
+      const weights = edgeValues(params, "weights");
+      checkWeights(weights, graph.m, "weights");
+      const g = weightedUndirected(graph, weights);
+      const initial = nodeLabels(params, "initial", g.n);
+      const fixedColumn = edgeValues(params, "fixed");
+      let fixed: Uint8Array | null = null;
+      if (fixedColumn) {
+        if (fixedColumn.length !== g.n) throw new ComputeInputError("fixed must give one value per node", "fixed");
+        fixed = new Uint8Array(g.n);
+        for (let v = 0; v < g.n; v++) fixed[v] = fixedColumn[v] !== 0 ? 1 : 0;
+      }
+      return membershipOutput(label, labelPropagation(g, { initial, fixed, seed: DEFAULT_SEED, maxSweeps: 1000 }, ctx));
+    },
+  },
+  {
+    library: "igraph",
+    name: "community_leading_eigenvector",
+    params: {
+      clusters: { type: "integer", nullable: true, min: 1, description: "communities at most; absent: as many as the method finds" },
+      weights: weightsParam,
+    },
+    output: "nodes",
+    backends: ["cpu"],
+    doc: "membership by Newman's leading eigenvector splits (edge direction ignored)",
+    run: (graph, params, ctx, label) => {
+      const weights = edgeValues(params, "weights");
+      checkWeights(weights, graph.m, "weights");
+      const g = weightedUndirected(graph, weights);
+      const steps = typeof params.clusters === "number" ? params.clusters - 1 : g.n - 1;
+      return membershipOutput(label, leadingEigenvector(g, steps, DEFAULT_SEED, ctx));
+    },
+  },
 ];
+
+/** Whether two edges join the same pair of nodes (igraph's fast greedy refuses such graphs). */
+function hasMultiEdges(g: WGraph): boolean {
+  const last = new Int32Array(g.n).fill(-1);
+  for (let v = 0; v < g.n; v++)
+    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
+      const u = g.nbr[j] as number;
+      if (last[u] === v) return true;
+      last[u] = v;
+    }
+  return false;
+}

@@ -1,0 +1,59 @@
+// cuGraph's spectral clusterings: an embedding by the leading eigenvectors (Lanczos) of the modularity matrix
+// (modularity maximisation) or of the normalised adjacency D^-1/2 A D^-1/2 (balanced cut: the smallest of the
+// normalised Laplacian), then k-means on the embedding's rows.
+import type { ComputeContext } from "../../types.ts";
+import { largestEigen } from "./eigen.ts";
+import type { WGraph } from "./graph.ts";
+import { kmeans } from "./kmeans.ts";
+import { rng } from "./rng.ts";
+
+export type SpectralOptions = {
+  clusters: number;
+  eigenVectors: number;
+  evsTolerance: number;
+  evsMaxIter: number;
+  kmeansTolerance: number;
+  kmeansMaxIter: number;
+  seed: number;
+};
+
+export function spectralClustering(g: WGraph, kind: "modularity" | "balanced", o: SpectralOptions, ctx: ComputeContext): Int32Array {
+  const { n, start, nbr, w, strength, loop, total } = g;
+  if (n === 0) return new Int32Array(0);
+  const r = rng(o.seed);
+  const inv = new Float64Array(n);
+  for (let v = 0; v < n; v++) inv[v] = (strength[v] as number) > 0 ? 1 / Math.sqrt(strength[v] as number) : 0;
+  const adjacency = (x: Float64Array, y: Float64Array, scaled: boolean) => {
+    for (let v = 0; v < n; v++) {
+      let acc = (loop[v] as number) * (scaled ? (inv[v] as number) * (x[v] as number) : (x[v] as number));
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
+        const u = nbr[j] as number;
+        acc += (w[j] as number) * (scaled ? (inv[u] as number) * (x[u] as number) : (x[u] as number));
+      }
+      y[v] = scaled ? (inv[v] as number) * acc : acc;
+    }
+  };
+  const apply =
+    kind === "modularity"
+      ? (x: Float64Array, y: Float64Array) => {
+          adjacency(x, y, false);
+          if (total <= 0) return;
+          let kx = 0;
+          for (let v = 0; v < n; v++) kx += (strength[v] as number) * (x[v] as number);
+          const f = kx / total;
+          for (let v = 0; v < n; v++) y[v] = (y[v] as number) - (strength[v] as number) * f;
+        }
+      : (x: Float64Array, y: Float64Array) => adjacency(x, y, true);
+  ctx.progress({ phase: "eigenvectors" });
+  const d = Math.max(1, Math.min(o.eigenVectors, n));
+  const eig = largestEigen(n, apply, { k: d, tol: o.evsTolerance, maxRestarts: o.evsMaxIter, rng: r });
+  ctx.checkCancelled();
+  const dims = eig.vectors.length;
+  const x = new Float64Array(n * dims);
+  for (let j = 0; j < dims; j++) {
+    const vec = eig.vectors[j] as Float64Array;
+    for (let v = 0; v < n; v++) x[v * dims + j] = kind === "balanced" ? (vec[v] as number) * (inv[v] as number) : (vec[v] as number);
+  }
+  ctx.progress({ phase: "k-means" });
+  return kmeans(x, n, dims, { k: o.clusters, tol: o.kmeansTolerance, maxIter: o.kmeansMaxIter, rng: r });
+}
