@@ -1,10 +1,12 @@
 // The flow-communities algorithms of spec 2.9 (walktrap, edge betweenness, infomap, spinglass), as registry entries.
+import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { type AlgorithmEntry, ComputeInputError } from "../../types.ts";
 import { cutDendrogram, firstAppearance, optimalCount } from "./dendrogram.ts";
 import { ebMerges, removalOrder } from "./edge-betweenness.ts";
 import { infomap } from "./infomap.ts";
 import { FlowGraph } from "./infomap-flow.ts";
 import { DEFAULT_SEED, random } from "./random.ts";
+import { spinglass, spinNet } from "./spinglass.ts";
 import { walktrap } from "./walktrap.ts";
 import { walkGraph } from "./walktrap-graph.ts";
 
@@ -106,4 +108,77 @@ const communityInfomap: AlgorithmEntry = {
   },
 };
 
-export const entries: AlgorithmEntry[] = [communityWalktrap, communityEdgeBetweenness, communityInfomap];
+/** Whether every node reaches every other with edges read both ways (igraph_is_connected, weak). */
+function weaklyConnected(graph: ComputeGraph): boolean {
+  const { n, src, dst } = graph;
+  if (n === 0) return false;
+  const parent = new Int32Array(n);
+  for (let i = 0; i < n; i++) parent[i] = i;
+  const find = (x: number): number => {
+    while ((parent[x] as number) !== x) {
+      parent[x] = parent[parent[x] as number] as number;
+      x = parent[x] as number;
+    }
+    return x;
+  };
+  let parts = n;
+  for (let e = 0; e < src.length; e++) {
+    const a = find(src[e] as number);
+    const b = find(dst[e] as number);
+    if (a !== b) {
+      parent[a] = b;
+      parts--;
+    }
+  }
+  return parts === 1;
+}
+
+const communitySpinglass: AlgorithmEntry = {
+  library: "igraph",
+  name: "community_spinglass",
+  params: {
+    weights: { type: "edgeColumn", nullable: true, description: "edge weights (a column of the edge table)" },
+    spins: { type: "integer", default: 25, description: "number of spin states: the most communities" },
+    parupdate: { type: "boolean", default: false, description: "update all spins at once (synchronously)" },
+    start_temp: { type: "number", default: 1 },
+    stop_temp: { type: "number", default: 0.01 },
+    cool_fact: { type: "number", default: 0.99, description: "cooling factor of the annealing, in [0, 1)" },
+    update_rule: {
+      type: "enum",
+      values: ["config", "simple"],
+      default: "config",
+      description: "null model: same degrees, or same edge count",
+    },
+    gamma: { type: "number", default: 1, description: "weight of missing against present edges" },
+    implementation: { type: "enum", values: ["orig"], default: "orig", description: "igraph's original implementation" },
+    lambda_: { type: "number", default: 1, description: "used by the 'neg' implementation only; ignored by 'orig'" },
+  },
+  output: "nodes",
+  backends: ["cpu"],
+  doc: "membership of Reichardt & Bornholdt's spinglass (simulated annealing of a Potts model), seeded; refuses disconnected graphs as igraph does",
+  run(graph, params, ctx, label) {
+    const spins = Number(params.spins ?? 25);
+    const startTemp = Number(params.start_temp ?? 1);
+    const stopTemp = Number(params.stop_temp ?? 0.01);
+    const coolFact = Number(params.cool_fact ?? 0.99);
+    const gamma = Number(params.gamma ?? 1);
+    if (spins < 2) throw new ComputeInputError("igraph refuses spinglass: number of spins must be at least 2", "spins");
+    if (coolFact < 0 || coolFact >= 1) throw new ComputeInputError("igraph refuses spinglass: invalid cooling factor", "cool_fact");
+    if (gamma < 0) throw new ComputeInputError("igraph refuses spinglass: invalid gamma value", "gamma");
+    if (startTemp / stopTemp < 1) {
+      throw new ComputeInputError("igraph refuses spinglass: start_temp should be larger in absolute value than stop_temp", "start_temp");
+    }
+    if (graph.n < 2) return membershipColumn(label, new Int32Array(graph.n));
+    if (!weaklyConnected(graph)) throw new ComputeInputError("igraph refuses spinglass: cannot work with unconnected graph");
+    const net = spinNet(graph.n, graph.src, graph.dst, weightsOf(params.weights));
+    const spin = spinglass(
+      net,
+      { spins, parupdate: params.parupdate === true, startTemp, stopTemp, coolFact, config: params.update_rule !== "simple", gamma },
+      random(DEFAULT_SEED),
+      ctx,
+    );
+    return membershipColumn(label, firstAppearance(spin));
+  },
+};
+
+export const entries: AlgorithmEntry[] = [communityWalktrap, communityEdgeBetweenness, communityInfomap, communitySpinglass];

@@ -1,0 +1,146 @@
+// community_spinglass against python-igraph 0.10.2 itself: the modularity (igraph's g.modularity) of our partition no
+// more than 0.01 below that of igraph's own partition; seeded, deterministic; igraph's refusals.
+import { describe, expect, it } from "vitest";
+import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { findAlgorithm } from "../../src/compute/registry.ts";
+import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { seeded } from "../helpers/seeded.ts";
+
+type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };
+
+/** k planted groups of `size` nodes: inside pairs linked with probability pin, across with pout. */
+function planted(seed: number, k: number, size: number, pin: number, pout: number, weighted = false): Case {
+  const r = seeded(seed);
+  const n = k * size;
+  const edges: [number, number][] = [];
+  const weight: number[] = [];
+  for (let a = 0; a < n; a++) {
+    for (let b = a + 1; b < n; b++) {
+      const same = Math.floor(a / size) === Math.floor(b / size);
+      if (r.next() < (same ? pin : pout)) {
+        edges.push(r.next() < 0.5 ? [a, b] : [b, a]);
+        weight.push(weighted ? r.int(1, 9) / 2 : 1);
+      }
+    }
+  }
+  return weighted ? { n, edges, weight } : { n, edges };
+}
+
+async function karate(): Promise<Case> {
+  const [answers] = await runReference([{ n: 1, edges: [], calls: ["[list(e.tuple) for e in ig.Graph.Famous('Zachary').es]"] }]);
+  const edges = answerValue<[number, number][]>(answers?.[0]);
+  return { n: 34, edges };
+}
+
+function ours(c: Case, params: Record<string, unknown>): Int32Array {
+  const entry = findAlgorithm("igraph", "community_spinglass");
+  if (!entry) throw new Error("community_spinglass is not registered");
+  const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
+  const out = entry.run(graph, params, cpuContext, "sg");
+  if (out.kind !== "nodes") throw new Error("expected node columns");
+  return out.columns[0]?.values as Int32Array;
+}
+
+/** igraph's modularity of our membership and of igraph's own answer (same weights for both). */
+async function compare(c: Case, call: string, membership: Int32Array, weighted: boolean) {
+  const w = weighted ? ", weights='weight'" : "";
+  const [answers] = await runReference([
+    {
+      n: c.n,
+      edges: c.edges,
+      directed: c.directed ?? false,
+      edgeAttrs: c.weight ? { weight: c.weight } : {},
+      calls: [
+        `g.modularity(${JSON.stringify(Array.from(membership))}${w})`,
+        `g.modularity(${call}.membership${w})`,
+        `len(set(${call}.membership))`,
+      ],
+    },
+  ]);
+  return {
+    ours: answerValue<number>(answers?.[0]),
+    theirs: answerValue<number>(answers?.[1]),
+    theirCount: answerValue<number>(answers?.[2]),
+  };
+}
+
+function count(membership: Int32Array): number {
+  return new Set(membership).size;
+}
+
+describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
+  it("finds karate's partition as good as igraph's, the same for the same run, with both null models", async () => {
+    const c = await karate();
+    const m = ours(c, {});
+    expect(Array.from(ours(c, {}))).toEqual(Array.from(m));
+    const q = await compare(c, "g.community_spinglass()", m, false);
+    expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
+    const simple = ours(c, { update_rule: "simple", spins: 10 });
+    const qs = await compare(c, "g.community_spinglass(update_rule='simple', spins=10)", simple, false);
+    expect(qs.ours).toBeGreaterThanOrEqual(qs.theirs - 0.01);
+    expect(count(simple)).toBeLessThanOrEqual(10);
+  });
+
+  it("recovers seeded planted partitions as well as igraph (modularity within 0.01)", async () => {
+    for (const [seed, k, size, pin, pout] of [
+      [1, 3, 15, 0.4, 0.03],
+      [2, 4, 15, 0.35, 0.03],
+      [3, 5, 12, 0.4, 0.02],
+    ] as const) {
+      const c = planted(seed, k, size, pin, pout);
+      const m = ours(c, {});
+      const q = await compare(c, "g.community_spinglass()", m, false);
+      expect(q.ours, `seed ${seed}`).toBeGreaterThanOrEqual(q.theirs - 0.01);
+    }
+  });
+
+  it("weighs edges by `weights`, reads a directed graph both ways, and anneals with parallel updates", async () => {
+    const c = planted(11, 3, 12, 0.4, 0.05, true);
+    const weights = Float64Array.from(c.weight ?? []);
+    const m = ours(c, { weights });
+    const q = await compare(c, "g.community_spinglass(weights='weight')", m, true);
+    expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
+    const d = { ...planted(12, 3, 12, 0.4, 0.05), directed: true };
+    const md = ours(d, { gamma: 1.2, cool_fact: 0.95 });
+    const qd = await compare(d, "g.community_spinglass(gamma=1.2, cool_fact=0.95)", md, false);
+    expect(qd.ours).toBeGreaterThanOrEqual(qd.theirs - 0.01);
+    const mp = ours(c, { parupdate: true });
+    const qp = await compare(c, "g.community_spinglass(parupdate=True)", mp, false);
+    expect(qp.ours).toBeGreaterThanOrEqual(qp.theirs - 0.01);
+  });
+
+  it("refuses what igraph refuses: disconnected graphs, fewer than 2 spins, cooling factors outside [0, 1), negative gamma", async () => {
+    const c: Case = {
+      n: 6,
+      edges: [
+        [0, 1],
+        [1, 2],
+        [2, 0],
+        [3, 4],
+        [4, 5],
+        [5, 3],
+      ],
+    };
+    const [answers] = await runReference([
+      {
+        n: c.n,
+        edges: c.edges,
+        directed: false,
+        calls: [
+          "g.community_spinglass()",
+          "g.community_spinglass(spins=1)",
+          "g.community_spinglass(cool_fact=1)",
+          "g.community_spinglass(gamma=-1)",
+        ],
+      },
+    ]);
+    for (const a of answers ?? []) expect(a.ok).toBe(false);
+    expect(() => ours(c, {})).toThrow(ComputeInputError);
+    const joined: Case = { n: 6, edges: [...c.edges, [2, 3]] };
+    expect(() => ours(joined, { spins: 1 })).toThrow(ComputeInputError);
+    expect(() => ours(joined, { cool_fact: 1 })).toThrow(ComputeInputError);
+    expect(() => ours(joined, { gamma: -1 })).toThrow(ComputeInputError);
+    expect(Array.from(ours({ n: 1, edges: [] }, {}))).toEqual([0]);
+  });
+});
