@@ -1,13 +1,25 @@
 // The OpenCL versions of the kernels, by kernel name (each with exactly its CPU twin's signature), and whether
 // OpenCL can run them here.
+import { bfsOpenCl } from "./bfs.ts";
+import { componentsOpenCl } from "./components.ts";
+import { coreNumberOpenCl } from "./core-number.ts";
+import { edgeSimilarityOpenCl } from "./edge-similarity.ts";
 import { pagerankOpenCl } from "./pagerank.ts";
 import { clDevice } from "./runtime.ts";
+import { spmvOpenCl } from "./spmv.ts";
+import { ssspOpenCl } from "./sssp.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: each port takes its CPU twin's argument object
 type Port = (args: any) => any;
 
 const ports: Record<string, Port> = {
   pagerank: pagerankOpenCl,
+  bfs: bfsOpenCl,
+  components: componentsOpenCl,
+  "core-number": coreNumberOpenCl,
+  spmv: spmvOpenCl,
+  "edge-similarity": edgeSimilarityOpenCl,
+  sssp: ssspOpenCl,
 };
 
 /** Kernel names that have an OpenCL version. */

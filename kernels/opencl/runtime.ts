@@ -141,6 +141,11 @@ export class Scope {
     return b;
   }
 
+  /** Sets every element of a buffer to `pattern`'s one value. */
+  fillWith(buffer: Handle, pattern: TypedArray): void {
+    this.native.fill(buffer, pattern);
+  }
+
   /** Enqueues kernel `name` of cl/<file>.cl over `items` work-items (rounded up to whole groups). */
   run(file: string, name: string, signature: string, args: readonly unknown[], items: number): void {
     const wg = workGroup();
