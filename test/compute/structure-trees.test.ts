@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { type ComputeGraph, computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
+import { sortByWeight } from "../../src/compute/algorithms/structure/sort-by-weight.ts";
 import { ComputeInputError, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
 import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -72,6 +73,22 @@ const CASES = [
 ];
 
 describe("spanning trees", () => {
+  it("orders edges by weight then row as a comparator sort does (negatives, ties, fractions, huge values)", () => {
+    const rng = seeded(5);
+    const w = Float64Array.from({ length: 5000 }, () => {
+      const r = rng.next();
+      return r < 0.2
+        ? rng.int(-5, 5)
+        : r < 0.4
+          ? (rng.next() - 0.5) * 1e-300
+          : r < 0.5
+            ? (rng.next() - 0.5) * 1e300
+            : (rng.next() - 0.5) * 100;
+    });
+    const want = Array.from(w, (_, i) => i).sort((a, b) => (w[a] as number) - (w[b] as number) || a - b);
+    expect(Array.from(sortByWeight(w))).toEqual(want);
+  });
+
   it("minimum_spanning_tree and spanning_tree weigh what networkx's and igraph's trees weigh", async () => {
     const graphs = CASES.map((c) => ({ ...c, ...randomGraph(c.seed, c.n, c.m) }));
     const answers = await runReference(

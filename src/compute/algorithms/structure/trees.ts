@@ -3,16 +3,12 @@
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { type AlgorithmEntry, ComputeInputError, type ComputeOutput } from "../../types.ts";
 import { checkedWeight } from "./adjacency.ts";
+import { sortByWeight } from "./sort-by-weight.ts";
 
 /** The edge rows of a minimum spanning forest (ties: the smaller edge row first; self-loops never kept), ascending. */
 export function minimumSpanningForest(graph: ComputeGraph, weight: Float64Array | null): Int32Array {
   const { n, m, src, dst } = graph;
-  let order: Int32Array;
-  if (weight) {
-    order = new Int32Array(m);
-    for (let e = 0; e < m; e++) order[e] = e;
-    order.sort((a, b) => (weight[a] as number) - (weight[b] as number) || a - b);
-  } else order = new Int32Array(0);
+  const order = weight ? sortByWeight(weight) : new Int32Array(0);
   const parent = new Int32Array(n);
   for (let r = 0; r < n; r++) parent[r] = r;
   const kept = new Uint8Array(m);
