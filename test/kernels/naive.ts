@@ -14,7 +14,14 @@ export function naiveBfs(n: number, start: Int32Array, nbr: Int32Array, sources:
   for (const s of frontier) dist[s] = 0;
   for (let level = 0; frontier.length > 0 && (depthLimit < 0 || level < depthLimit); level++) {
     const next: number[] = [];
-    for (const u of frontier) for (const v of adj[u] ?? []) if (dist[v] === -1) (dist[v] = level + 1), next.push(v);
+    for (const u of frontier) {
+      for (const v of adj[u] ?? []) {
+        if (dist[v] === -1) {
+          dist[v] = level + 1;
+          next.push(v);
+        }
+      }
+    }
     frontier = next;
   }
   const pred = new Array<number>(n).fill(-1);
@@ -35,7 +42,11 @@ export function naiveComponents(csr: Csr): number[] {
       const a = csr.src[e] as number;
       const b = csr.dst[e] as number;
       const l = Math.min(label[a] as number, label[b] as number);
-      if (label[a] !== l || label[b] !== l) (label[a] = l), (label[b] = l), (changed = true);
+      if (label[a] !== l || label[b] !== l) {
+        label[a] = l;
+        label[b] = l;
+        changed = true;
+      }
     }
   }
   return label;
@@ -53,7 +64,10 @@ export function naiveCores(n: number, start: Int32Array, nbr: Int32Array): numbe
         if (!alive[v]) continue;
         // Degree within the live subgraph: entries whose node is alive (self entries count while v lives).
         const deg = (adj[v] ?? []).filter((u) => alive[u]).length;
-        if (deg < k) (alive[v] = false), (changed = true);
+        if (deg < k) {
+          alive[v] = false;
+          changed = true;
+        }
       }
     }
     if (!alive.includes(true)) return core;
@@ -71,7 +85,10 @@ export function naiveDistances(n: number, start: Int32Array, nbr: Int32Array, ed
       for (let j = start[u] as number; j < (start[u + 1] as number); j++) {
         const v = nbr[j] as number;
         const d = (dist[u] as number) + (weight.length ? (weight[edge[j] as number] as number) : 1);
-        if (d < (dist[v] as number)) (dist[v] = d), (changed = true);
+        if (d < (dist[v] as number)) {
+          dist[v] = d;
+          changed = true;
+        }
       }
     }
   }
