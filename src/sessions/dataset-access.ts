@@ -30,3 +30,17 @@ export async function canViewDataset(
   });
   return shared !== null;
 }
+
+/**
+ * Who may change a dataset's tables (run or cancel compute jobs on it): its owner, members of the organization it
+ * was uploaded into, and admins; its sharing mode lets others look, not write.
+ */
+export async function canChangeDataset(db: Db, viewer: Viewer, dataset: Pick<Dataset, "authorId" | "organizationId">): Promise<boolean> {
+  if (viewer.isAdmin || dataset.authorId === viewer.userId) return true;
+  if (dataset.organizationId === null) return false;
+  const member = await db.membership.findFirst({
+    where: { userId: viewer.userId, organizationId: dataset.organizationId },
+    select: { id: true },
+  });
+  return member !== null;
+}

@@ -208,7 +208,7 @@ describe("compute jobs in process", () => {
     expect(await nodeColumns(big)).toEqual(before);
   }, 120_000);
 
-  it("lets only viewers of the dataset run, read and cancel its jobs", async () => {
+  it("lets viewers of the dataset read its jobs, and only those who may change it run and cancel them", async () => {
     const denied = await run({ datasetId: small, library: "cugraph", alg: "connected_components" }, bob);
     expect(denied.body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     const mine = await run({ datasetId: small, library: "cugraph", alg: "weakly_connected_components" });
@@ -224,9 +224,22 @@ describe("compute jobs in process", () => {
       alice,
     );
     expect(listed.body.data?.computeJobs.map((j) => j.id)).toContain(id);
-    // Shared publicly, bob may see it, and so its jobs.
+    // Shared publicly, bob may see it, and so its jobs, but neither run nor cancel any: they write its tables.
     await gw.graphql(`mutation($d: ID!) { shareDataset(datasetId: $d, mode: "public") }`, { d: small }, alice);
     expect((await job(id, bob)).data?.computeJob.status).toBeTruthy();
+    const listedByBob = await gw.graphql<{ computeJobs: { id: string }[] }>(
+      `query($d: ID!) { computeJobs(datasetId: $d) { id } }`,
+      { d: small },
+      bob,
+    );
+    expect(listedByBob.body.data?.computeJobs.map((j) => j.id)).toContain(id);
+    const runByBob = await run({ datasetId: small, library: "cugraph", alg: "connected_components" }, bob);
+    expect(runByBob.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const cancelByBob = await gw.graphql(`mutation($id: ID!) { cancelComputeJob(id: $id) { status } }`, { id }, bob);
+    expect(cancelByBob.body.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    // An admin may.
+    const admin = await gw.login();
+    expect((await gw.graphql(`mutation($id: ID!) { cancelComputeJob(id: $id) { id } }`, { id }, admin)).body.errors).toBeUndefined();
     expect((await gw.graphql(`query { computeJob(id: "nope") { id } }`, {}, alice)).body.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 

@@ -1,9 +1,10 @@
 // Compute jobs as the API offers them: run an algorithm on a dataset (checked, stored, queued), read, list and
-// cancel jobs, and follow one's progress; only viewers who may see the dataset reach its jobs.
+// cancel jobs, and follow one's progress. Viewers who may see the dataset may read its jobs; those who may change it
+// (owner, its organization's members, admins) may also run and cancel them.
 import { randomUUID } from "node:crypto";
 import type { Viewer } from "../../auth/viewer.ts";
 import { AppError } from "../../errors/app-error.ts";
-import { canViewDataset } from "../../sessions/dataset-access.ts";
+import { canChangeDataset, canViewDataset } from "../../sessions/dataset-access.ts";
 import type { Db } from "../../store/prisma.ts";
 import { parseEntry } from "../params.ts";
 import type { JobEvent, JobEvents } from "./job-events.ts";
@@ -46,15 +47,24 @@ export function createComputeJobService(deps: {
     return dataset;
   }
 
-  async function get(viewer: Viewer, id: string): Promise<JobRow> {
+  /** Jobs write the dataset's tables: those it is only shared with may look, not run or cancel. */
+  async function mayChange(viewer: Viewer, dataset: Parameters<typeof canChangeDataset>[2]) {
+    if (!(await canChangeDataset(db, viewer, dataset)))
+      throw new AppError("FORBIDDEN", "only the dataset's owner, its organization's members and admins may run or cancel its compute jobs");
+  }
+
+  async function find(viewer: Viewer, id: string) {
     const job = await db.computeJob.findUnique({ where: { id } });
     const dataset = job && (await db.dataset.findUnique({ where: { id: job.datasetId } }));
     if (!job || !dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no compute job with id ${id}`);
-    return job;
+    return { job, dataset };
   }
+
+  const get = async (viewer: Viewer, id: string): Promise<JobRow> => (await find(viewer, id)).job;
 
   async function run(viewer: Viewer, input: RunJobInput): Promise<JobRow> {
     const dataset = await visibleDataset(viewer, input.datasetId);
+    await mayChange(viewer, dataset);
     if (!dataset.dataVersion)
       throw new AppError("INVALID_INPUT", "the dataset has no tables yet", { details: { field: "input.datasetId" } });
     const label = input.label ?? input.alg;
@@ -102,7 +112,7 @@ export function createComputeJobService(deps: {
    * iterations, as CANCELLED, and the dataset keeps its tables); a finished one is answered as it is.
    */
   async function cancel(viewer: Viewer, id: string): Promise<JobRow> {
-    await get(viewer, id);
+    await mayChange(viewer, (await find(viewer, id)).dataset);
     const now = new Date();
     const queued = await db.computeJob.updateMany({
       where: { id, status: "QUEUED" },
