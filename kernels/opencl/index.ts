@@ -1,10 +1,12 @@
 // The OpenCL versions of the kernels, by kernel name (each with exactly its CPU twin's signature), and whether
 // OpenCL can run them here.
 import { bfsOpenCl } from "./bfs.ts";
+import { brandesOpenCl } from "./brandes.ts";
 import { componentsOpenCl } from "./components.ts";
 import { coreNumberOpenCl } from "./core-number.ts";
 import { edgeSimilarityOpenCl } from "./edge-similarity.ts";
 import { pagerankOpenCl } from "./pagerank.ts";
+import { pathStatsOpenCl } from "./path-stats.ts";
 import { clDevice } from "./runtime.ts";
 import { spmvOpenCl } from "./spmv.ts";
 import { ssspOpenCl } from "./sssp.ts";
@@ -20,6 +22,8 @@ const ports: Record<string, Port> = {
   spmv: spmvOpenCl,
   "edge-similarity": edgeSimilarityOpenCl,
   sssp: ssspOpenCl,
+  brandes: brandesOpenCl,
+  "path-stats": pathStatsOpenCl,
 };
 
 /** Kernel names that have an OpenCL version. */

@@ -87,6 +87,22 @@ export function workGroup(): number {
   return Math.min(128, max);
 }
 
+/**
+ * How many independent lanes (work-items each running whole searches) to run at once, and their group size: on a
+ * CPU device a few per core, one per group; elsewhere many, 64 per group. At most `count`, and no more than
+ * `bytesPerLane` of scratch each allows within a quarter of the device memory (and the largest allocation).
+ */
+export function lanes(count: number, bytesPerLane: number): { lanes: number; local: number } {
+  const info = clDevice().info;
+  const cpu = info?.type === "CPU";
+  const wanted = cpu ? Math.max(1, (info?.computeUnits ?? 1) * 2) : 2048;
+  const budget = Math.min((info?.globalMemSize ?? 2 ** 30) / 4, info?.maxAllocSize ?? 2 ** 28);
+  const fit = Math.max(1, Math.floor(budget / Math.max(1, bytesPerLane)));
+  const n = Math.max(1, Math.min(wanted, count, fit));
+  const local = cpu ? 1 : Math.min(64, n);
+  return { lanes: n, local };
+}
+
 const programs = new Map<string, Handle>();
 const kernels = new Map<string, Handle>();
 
@@ -150,6 +166,14 @@ export class Scope {
   run(file: string, name: string, signature: string, args: readonly unknown[], items: number): void {
     const wg = workGroup();
     this.native.run(kernel(file, name), signature, args, groups(items) * wg, wg);
+  }
+
+  /**
+   * Enqueues kernel `name` over exactly `items` work-items in groups of `local` (lanes kernels: on a CPU device one
+   * work-group runs on one core, so independent lanes go one per group there).
+   */
+  runGroups(file: string, name: string, signature: string, args: readonly unknown[], items: number, local: number): void {
+    this.native.run(kernel(file, name), signature, args, Math.ceil(items / local) * local, local);
   }
 
   read<T extends TypedArray>(buffer: Handle, into: T): T {
