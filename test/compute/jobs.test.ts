@@ -270,6 +270,18 @@ describe("compute jobs in process", () => {
     ).map(progressOf);
     expect(events.at(-1)).toMatchObject({ status: "FAILED", errorCode: "INVALID_INPUT" });
   });
+
+  it("ends a running job whose dataset is deleted, and tells those following it", async () => {
+    const long = await run({ datasetId: big, label: "gh2", library: "igraph", alg: "gomory_hu_tree", directed: false });
+    const id = long.body.data?.runComputeJob.id as string;
+    const progress = subscribe(gw, alice, `subscription($id: ID!) { computeJobProgress(id: $id) { ${EVENT_FIELDS} } }`, { id });
+    await progress.until((e) => progressOf(e)?.status === "RUNNING" && (progressOf(e)?.fraction ?? 0) > 0);
+    const deleted = await gw.graphql(`mutation($id: ID!) { deleteDataset(id: $id) }`, { id: big }, alice);
+    expect(deleted.body.errors).toBeUndefined();
+    const events = (await progress.ended).map(progressOf);
+    expect(events.at(-1)).toMatchObject({ status: "FAILED", errorCode: "NOT_FOUND" });
+    expect((await job(id)).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  }, 60_000);
 });
 
 describe("compute jobs left by a stopped server", () => {

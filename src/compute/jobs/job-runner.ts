@@ -5,7 +5,7 @@ import { AppError } from "../../errors/app-error.ts";
 import type { Logger } from "../../server/logger.ts";
 import type { Db } from "../../store/prisma.ts";
 import { ComputeCancelled, ComputeInputError, type Progress } from "../types.ts";
-import type { JobEvents } from "./job-events.ts";
+import type { JobEvent, JobEvents } from "./job-events.ts";
 import { eventOf, type JobRow, type JobStatus, paramsOf } from "./job-records.ts";
 
 /** One job's work: the entry run on the dataset's current tables, stored as their next version. */
@@ -42,6 +42,18 @@ export type RunOptions = {
   takeOver?: boolean;
   /** A job stopped by this worker's shutdown goes back to QUEUED (answer "REQUEUED") instead of failing. */
   requeueOnShutdown?: boolean;
+};
+
+/** The last event of a job whose row was deleted with its dataset. */
+const GONE: Omit<JobEvent, "jobId"> = {
+  status: "FAILED",
+  cancelRequested: false,
+  phase: null,
+  iteration: null,
+  fraction: null,
+  errorCode: "NOT_FOUND",
+  error: "the dataset was deleted while the job ran",
+  dataVersion: null,
 };
 
 /** How many times a job runs again when the dataset moved to a new version under it (CONFLICT). */
@@ -202,13 +214,18 @@ export function createJobRunner(deps: JobRunnerDeps) {
       if (errorCode === "INTERNAL") logger.error("compute job failed", { id, error: String(failed), stack: (failed as Error)?.stack });
       await update(id, { status: "FAILED", errorCode, error, finishedAt });
       return "FAILED";
+    } catch (error) {
+      // The row went with its dataset (deleted while the job ran): those following the job still hear it ended.
+      if (await db.computeJob.findUnique({ where: { id }, select: { id: true } }).catch(() => null)) throw error;
+      events.publish("computeJob:changed", id, { ...GONE, jobId: id });
+      return "FAILED";
     } finally {
       stopWatching();
       running.delete(id);
     }
   }
 
-  /** Stops this process's running jobs (shutdown): each ends FAILED with UNAVAILABLE. */
+  /** Stops this process's running jobs (shutdown): each goes back to QUEUED (requeueOnShutdown), else ends FAILED (UNAVAILABLE). */
   function stopAll(): void {
     for (const controller of running.values()) controller.abort(SHUTDOWN);
   }
