@@ -331,3 +331,35 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+describe("compute jobs through BullMQ in a single gateway (REDIS_URL, the gateway's own worker)", () => {
+  it("queues on Redis and runs the job in the gateway itself", async () => {
+    const queueName = `compute-test-${process.pid}-${Date.now().toString(36)}`;
+    const gw = await createTestGateway("sqlite", { REDIS_URL: "redis://127.0.0.1:6379", COMPUTE_QUEUE: queueName });
+    try {
+      const { alice } = (await gw.users("alice")) as { alice: string };
+      const datasetId = await csvEdgeDataset(gw, alice, "s,d\na,b\nb,c\nd,e\n");
+      const started = await gw.graphql<{ runComputeJob: { id: string } }>(
+        RUN,
+        { i: { datasetId, label: "wcc", library: "cugraph", alg: "weakly_connected_components" } },
+        alice,
+      );
+      const id = started.body.data?.runComputeJob.id as string;
+      const events = (
+        await subscribe(gw, alice, `subscription($id: ID!) { computeJobProgress(id: $id) { ${EVENT_FIELDS} } }`, { id }).ended
+      ).map(progressOf);
+      expect(events.at(-1)).toMatchObject({ status: "SUCCEEDED" });
+      // It went through the queue on Redis: BullMQ kept the finished entry under the queue's name.
+      const { Queue } = await import("bullmq");
+      const queue = new Queue(queueName, { connection: { url: "redis://127.0.0.1:6379" } });
+      try {
+        expect(await queue.getJobCounts("completed")).toEqual({ completed: 1 });
+        await queue.obliterate({ force: true });
+      } finally {
+        await queue.close();
+      }
+    } finally {
+      await gw.close();
+    }
+  }, 60_000);
+});

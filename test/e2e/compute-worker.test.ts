@@ -3,6 +3,7 @@
 // new version reach the gateway's graphql-ws clients through Redis; cancel of a running and of a queued job.
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { Queue } from "bullmq";
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -173,6 +174,9 @@ describe("compute jobs on BullMQ, run by `npm run worker` (Postgres, Redis)", ()
     await worker?.stop();
     await server?.stop("SIGKILL");
     await db?.drop();
+    // The suite's queue goes from Redis too.
+    const queue = new Queue(env.COMPUTE_QUEUE as string, { connection: { url: env.REDIS_URL as string } });
+    await queue.obliterate({ force: true }).finally(() => queue.close());
   });
 
   it("runs a job in the worker process; progress and the live session's new version reach the gateway's clients", async () => {
