@@ -269,3 +269,28 @@ describe("compute jobs on BullMQ, run by `npm run worker` (Postgres, Redis)", ()
     expect(columns).not.toContain("w");
   }, 90_000);
 });
+
+describe("`npm run worker` without REDIS_URL", () => {
+  it("says it needs the queue on Redis and exits non-zero", async () => {
+    const db = await createTestDatabase("sqlite");
+    try {
+      const child = spawn("npm", ["run", "--silent", "worker"], {
+        cwd: ROOT,
+        env: { ...process.env, ENV_FILE: "", REDIS_URL: "", ...db.env },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      child.stderr?.on("data", (chunk: Buffer) => {
+        output += chunk.toString();
+      });
+      const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+      expect(code).not.toBe(0);
+      expect(output).toContain("REDIS_URL");
+    } finally {
+      await db.drop();
+    }
+  }, 60_000);
+});
