@@ -110,7 +110,29 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
     expect(qp.ours).toBeGreaterThanOrEqual(qp.theirs - 0.01);
   });
 
-  it("refuses what igraph refuses: disconnected graphs, fewer than 2 spins, cooling factors outside [0, 1), negative gamma", async () => {
+  it("runs the 'neg' implementation (Traag & Bruggeman): negative links repel, lambda_ weighs them", async () => {
+    const c = await karate();
+    const m = ours(c, { implementation: "neg" });
+    const q = await compare(c, "g.community_spinglass(implementation='neg')", m, false);
+    expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
+    // Signed weights: compared by the modularity of the unweighted graph (igraph's modularity refuses negative weights).
+    const signed = { ...c, weight: c.edges.map((_, i) => (i % 7 === 3 ? -1 : 1)) };
+    const weights = Float64Array.from(signed.weight);
+    const ms = ours(signed, { implementation: "neg", weights, lambda_: 0.5 });
+    const qs = await compare(signed, "g.community_spinglass(implementation='neg', weights='weight', lambda_=0.5)", ms, false);
+    expect(qs.ours).toBeGreaterThanOrEqual(qs.theirs - 0.01);
+    // A negative link's ends end up apart more often than not.
+    let apart = 0;
+    let negatives = 0;
+    for (const [i, [a, b]] of signed.edges.entries()) {
+      if ((signed.weight[i] as number) >= 0) continue;
+      negatives++;
+      if (ms[a] !== ms[b]) apart++;
+    }
+    expect(apart).toBeGreaterThan(negatives / 2);
+  });
+
+  it("refuses what igraph refuses: disconnected graphs, fewer than 2 spins, cooling factors outside [0, 1), negative gamma, a start below the stop temperature, parallel updates with 'neg'", async () => {
     const c: Case = {
       n: 6,
       edges: [
@@ -141,6 +163,12 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
     expect(() => ours(joined, { spins: 1 })).toThrow(ComputeInputError);
     expect(() => ours(joined, { cool_fact: 1 })).toThrow(ComputeInputError);
     expect(() => ours(joined, { gamma: -1 })).toThrow(ComputeInputError);
+    expect(() => ours(joined, { start_temp: 0.001 })).toThrow(ComputeInputError);
+    const [neg] = await runReference([
+      { n: 6, edges: joined.edges, directed: false, calls: ["g.community_spinglass(implementation='neg', parupdate=True)"] },
+    ]);
+    expect(neg?.[0]?.ok).toBe(false);
+    expect(() => ours(joined, { implementation: "neg", parupdate: true })).toThrow(ComputeInputError);
     expect(Array.from(ours({ n: 1, edges: [] }, {}))).toEqual([0]);
   });
 });

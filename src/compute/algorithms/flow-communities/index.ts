@@ -7,6 +7,7 @@ import { infomap } from "./infomap.ts";
 import { FlowGraph } from "./infomap-flow.ts";
 import { DEFAULT_SEED, random } from "./random.ts";
 import { spinglass, spinNet } from "./spinglass.ts";
+import { spinglassNeg } from "./spinglass-neg.ts";
 import { walktrap } from "./walktrap.ts";
 import { walkGraph } from "./walktrap-graph.ts";
 
@@ -150,8 +151,13 @@ const communitySpinglass: AlgorithmEntry = {
       description: "null model: same degrees, or same edge count",
     },
     gamma: { type: "number", default: 1, description: "weight of missing against present edges" },
-    implementation: { type: "enum", values: ["orig"], default: "orig", description: "igraph's original implementation" },
-    lambda_: { type: "number", default: 1, description: "used by the 'neg' implementation only; ignored by 'orig'" },
+    implementation: {
+      type: "enum",
+      values: ["orig", "neg"],
+      default: "orig",
+      description: "'orig' (Reichardt & Bornholdt) or 'neg' (Traag & Bruggeman: negative weights repel)",
+    },
+    lambda_: { type: "number", default: 1, description: "weight of the negative links' null model ('neg' only; 'orig' ignores it)" },
   },
   output: "nodes",
   backends: ["cpu"],
@@ -168,9 +174,18 @@ const communitySpinglass: AlgorithmEntry = {
     if (startTemp / stopTemp < 1) {
       throw new ComputeInputError("igraph refuses spinglass: start_temp should be larger in absolute value than stop_temp", "start_temp");
     }
+    const neg = params.implementation === "neg";
+    if (neg && params.parupdate === true) {
+      throw new ComputeInputError("igraph refuses spinglass: parallel spin update not implemented with negative gamma", "parupdate");
+    }
     if (graph.n < 2) return membershipColumn(label, new Int32Array(graph.n));
     if (!weaklyConnected(graph)) throw new ComputeInputError("igraph refuses spinglass: cannot work with unconnected graph");
     const net = spinNet(graph.n, graph.src, graph.dst, weightsOf(params.weights));
+    if (neg) {
+      const lambda = Number(params.lambda_ ?? 1);
+      const options = { spins, startTemp, stopTemp, coolFact, gamma, lambda, directed: graph.directed };
+      return membershipColumn(label, firstAppearance(spinglassNeg(net, options, random(DEFAULT_SEED), ctx)));
+    }
     const spin = spinglass(
       net,
       { spins, parupdate: params.parupdate === true, startTemp, stopTemp, coolFact, config: params.update_rule !== "simple", gamma },

@@ -3,8 +3,11 @@
 import type { ComputeContext } from "../../types.ts";
 import type { Random } from "./random.ts";
 
-/** The Potts model's network: each node pair linked once (the first edge's weight), loops left out. */
-export type SpinNet = { n: number; start: Int32Array; nbr: Int32Array; w: Float64Array; sumWeights: number };
+/**
+ * The Potts model's network: each node pair linked once (the first edge's weight and direction), loops left out;
+ * `outgoing` marks the adjacency entries whose node is its link's start.
+ */
+export type SpinNet = { n: number; start: Int32Array; nbr: Int32Array; w: Float64Array; outgoing: Uint8Array; sumWeights: number };
 
 export function spinNet(n: number, src: Int32Array, dst: Int32Array, weights: Float64Array | null): SpinNet {
   // Distinct pairs by first occurrence; each node lists its links in the order they were made.
@@ -35,19 +38,21 @@ export function spinNet(n: number, src: Int32Array, dst: Int32Array, weights: Fl
   const fill = start.slice(0, n);
   const nbr = new Int32Array(2 * a.length);
   const lw = new Float64Array(2 * a.length);
+  const outgoing = new Uint8Array(2 * a.length);
   for (let i = 0; i < a.length; i++) {
     const x = a[i] as number;
     const y = b[i] as number;
     let k = fill[x] as number;
     nbr[k] = y;
     lw[k] = w[i] as number;
+    outgoing[k] = 1;
     fill[x] = k + 1;
     k = fill[y] as number;
     nbr[k] = x;
     lw[k] = w[i] as number;
     fill[y] = k + 1;
   }
-  return { n, start, nbr, w: lw, sumWeights };
+  return { n, start, nbr, w: lw, outgoing, sumWeights };
 }
 
 export type SpinglassOptions = {
