@@ -32,14 +32,17 @@ export type Undirected = { start: Int32Array; nbr: Int32Array; edge: Int32Array 
 /** Edges grouped by the node row in `rows` (a counting sort that keeps edge order within a node). */
 function group(rows: Int32Array, n: number): { start: Int32Array; edges: Int32Array } {
   const start = new Int32Array(n + 1);
-  for (let i = 0; i < rows.length; i++) start[(rows[i] as number) + 1]++;
+  for (let i = 0; i < rows.length; i++) {
+    const at = (rows[i] as number) + 1;
+    start[at] = (start[at] as number) + 1;
+  }
   for (let r = 0; r < n; r++) start[r + 1] = (start[r + 1] as number) + (start[r] as number);
   const next = start.slice(0, n);
   const edges = new Int32Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     edges[next[r] as number] = i;
-    next[r]++;
+    next[r] = (next[r] as number) + 1;
   }
   return { start, edges };
 }
