@@ -60,7 +60,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
       const cut = await theirs(c, `g.community_edge_betweenness(clusters=${clusters})`);
       expect(Array.from(ours(c, { clusters })), `clusters=${clusters}`).toEqual(cut.membership);
     }
-  });
+  }, 120_000);
 
   it("answers igraph's membership on seeded planted partitions", async () => {
     let compared = 0;
@@ -80,7 +80,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(3);
-  });
+  }, 120_000);
 
   it("follows paths along edge directions on a directed graph, and both ways with directed=False", async () => {
     const c = { ...planted(21, 3, 9, 0.5, 0.06), directed: true };
@@ -89,7 +89,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
       const ref = await theirs(c, `g.community_edge_betweenness(directed=${directed ? "True" : "False"})`);
       expect(Array.from(ours(c, { directed })), `directed=${directed}`).toEqual(ref.membership);
     }
-  });
+  }, 120_000);
 
   it("reads weights as lengths: one cluster by default (no modularity in python-igraph), the dendrogram at `clusters`", async () => {
     const c = planted(31, 3, 9, 0.5, 0.06, true);
@@ -103,7 +103,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
     const d = { ...c, directed: true };
     const cut = await theirs(d, "g.community_edge_betweenness(weights='weight', clusters=3)");
     expect(Array.from(ours(d, { weights, clusters: 3 }))).toEqual(cut.membership);
-  });
+  }, 120_000);
 
   it("refuses what python-igraph refuses: weights that are not positive, the cut of a graph of several components", async () => {
     const c: Case = {
@@ -129,5 +129,5 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
     };
     expect((await theirs(zero, "g.community_edge_betweenness(weights='weight')")).ok).toBe(false);
     expect(() => ours(zero, { weights: Float64Array.from([1, 0]) })).toThrow(ComputeInputError);
-  });
+  }, 120_000);
 });

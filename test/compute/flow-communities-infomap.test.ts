@@ -74,7 +74,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_infomap", () => {
     const q = await compare(c, "g.community_infomap()", m, false);
     expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
     expect(count(m)).toBe(q.theirCount);
-  });
+  }, 120_000);
 
   it("recovers seeded planted partitions as well as igraph (modularity within 0.01)", async () => {
     for (const [seed, k, size, pin, pout] of [
@@ -90,7 +90,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_infomap", () => {
       // Isolated nodes (no flow) may sit in any module: igraph and we may differ there, not in the modularity.
       expect(count(m), `seed ${seed}`).toBeGreaterThanOrEqual(k);
     }
-  });
+  }, 120_000);
 
   it("weighs edges by edge_weights and teleports by vertex_weights", async () => {
     const c = planted(11, 4, 15, 0.35, 0.05, true);
@@ -102,14 +102,14 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_infomap", () => {
     const mv = ours(c, { edge_weights: edgeWeights, vertex_weights: Float64Array.from(vw) });
     const qv = await compare(c, `g.community_infomap(edge_weights='weight', vertex_weights=${JSON.stringify(vw)})`, mv, true);
     expect(qv.ours).toBeGreaterThanOrEqual(qv.theirs - 0.01);
-  });
+  }, 120_000);
 
   it("follows the flow along edge directions on a directed graph", async () => {
     const c = { ...planted(21, 4, 15, 0.4, 0.03), directed: true };
     const m = ours(c, {});
     const q = await compare(c, "g.community_infomap()", m, false);
     expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
-  });
+  }, 120_000);
 
   it("leaves isolated nodes alone and answers one id per node", async () => {
     const c: Case = {
@@ -127,5 +127,5 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_infomap", () => {
     const [answers] = await runReference([{ n: c.n, edges: c.edges, directed: false, calls: ["g.community_infomap().membership"] }]);
     const theirs = answerValue<number[]>(answers?.[0]);
     expect(Array.from(m)).toEqual(theirs);
-  });
+  }, 120_000);
 });

@@ -77,7 +77,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
     const qs = await compare(c, "g.community_spinglass(update_rule='simple', spins=10)", simple, false);
     expect(qs.ours).toBeGreaterThanOrEqual(qs.theirs - 0.01);
     expect(count(simple)).toBeLessThanOrEqual(10);
-  });
+  }, 120_000);
 
   it("recovers seeded planted partitions as well as igraph (modularity within 0.01)", async () => {
     for (const [seed, k, size, pin, pout] of [
@@ -90,7 +90,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
       const q = await compare(c, "g.community_spinglass(cool_fact=0.95)", m, false);
       expect(q.ours, `seed ${seed}`).toBeGreaterThanOrEqual(q.theirs - 0.01);
     }
-  });
+  }, 120_000);
 
   it("weighs edges by `weights`, reads a directed graph both ways, and anneals with parallel updates", async () => {
     const c = planted(11, 3, 12, 0.4, 0.05, true);
@@ -105,7 +105,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
     const mp = ours(c, { parupdate: true, cool_fact: 0.95 });
     const qp = await compare(c, "g.community_spinglass(parupdate=True, cool_fact=0.95)", mp, false);
     expect(qp.ours).toBeGreaterThanOrEqual(qp.theirs - 0.01);
-  });
+  }, 120_000);
 
   it("runs the 'neg' implementation (Traag & Bruggeman): negative links repel, lambda_ weighs them", async () => {
     const c = await karate();
@@ -132,7 +132,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
       if (ms[a] !== ms[b]) apart++;
     }
     expect(apart).toBeGreaterThan(negatives / 2);
-  });
+  }, 120_000);
 
   it("refuses what igraph refuses: disconnected graphs, fewer than 2 spins, cooling factors outside [0, 1), negative gamma, a start below the stop temperature, parallel updates with 'neg'", async () => {
     const c: Case = {
@@ -172,5 +172,5 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
     expect(neg?.[0]?.ok).toBe(false);
     expect(() => ours(joined, { implementation: "neg", parupdate: true })).toThrow(ComputeInputError);
     expect(Array.from(ours({ n: 1, edges: [] }, {}))).toEqual([0]);
-  });
+  }, 120_000);
 });

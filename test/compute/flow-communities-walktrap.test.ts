@@ -58,7 +58,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_walktrap", () => {
       const ref = await theirs(c, `g.community_walktrap(steps=${steps})`);
       expect(Array.from(ours(c, { steps })), `steps=${steps}`).toEqual(ref.membership);
     }
-  });
+  }, 120_000);
 
   it("answers igraph's membership on seeded planted partitions", async () => {
     let compared = 0;
@@ -79,7 +79,7 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_walktrap", () => {
       compared++;
     }
     expect(compared).toBeGreaterThanOrEqual(4);
-  });
+  }, 120_000);
 
   it("weighs edges by `weights`, and merges multi-edges and reads loops as igraph does", async () => {
     const c = planted(11, 4, 15, 0.35, 0.05, true);
@@ -92,13 +92,13 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_walktrap", () => {
     const multi: Case = { ...c, edges: [...c.edges, ...c.edges.slice(0, 20), [0, 0], [7, 7], [7, 7]], weight: undefined };
     const refMulti = await theirs(multi, "g.community_walktrap()");
     expect(Array.from(ours(multi, { steps: 4 }))).toEqual(refMulti.membership);
-  });
+  }, 120_000);
 
   it("reads a directed graph's edges both ways, as igraph does", async () => {
     const c = { ...planted(21, 3, 14, 0.4, 0.05), directed: true };
     const ref = await theirs(c, "g.community_walktrap()");
     expect(Array.from(ours(c, { steps: 4 }))).toEqual(ref.membership);
-  });
+  }, 120_000);
 
   it("refuses what python-igraph refuses: negative weights, and the cut of a graph of several components", async () => {
     const c: Case = {
@@ -125,5 +125,5 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_walktrap", () => {
     };
     expect((await theirs(neg, "g.community_walktrap(weights='weight')")).ok).toBe(false);
     expect(() => ours(neg, { weights: Float64Array.from([1, -1]), steps: 4 })).toThrow(ComputeInputError);
-  });
+  }, 120_000);
 });
