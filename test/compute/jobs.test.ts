@@ -284,12 +284,51 @@ describe("compute jobs in process", () => {
   }, 60_000);
 });
 
+describe("compute jobs on one dataset, two workers free", () => {
+  it("runs them one after the other, so each builds on the other's version and no column is lost", async () => {
+    const gw = await createTestGateway("sqlite", { COMPUTE_JOB_CONCURRENCY: "2" });
+    try {
+      const { alice } = (await gw.users("alice")) as { alice: string };
+      const datasetId = await csvEdgeDataset(gw, alice, bigGraphCsv(2_500, 10_000, 5));
+      const slow = await gw.graphql<{ runComputeJob: { id: string } }>(
+        RUN,
+        { i: { datasetId, label: "bw", library: "igraph", alg: "betweenness", directed: false } },
+        alice,
+      );
+      const fast = await gw.graphql<{ runComputeJob: { id: string } }>(
+        RUN,
+        { i: { datasetId, label: "cc", library: "cugraph", alg: "connected_components" } },
+        alice,
+      );
+      const ids = [slow.body.data?.runComputeJob.id as string, fast.body.data?.runComputeJob.id as string];
+      const ends = await Promise.all(
+        ids.map(
+          async (id) =>
+            (await subscribe(gw, alice, `subscription($id: ID!) { computeJobProgress(id: $id) { ${EVENT_FIELDS} } }`, { id }).ended)
+              .map(progressOf)
+              .at(-1)?.status,
+        ),
+      );
+      expect(ends).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+      const { body } = await gw.graphql<{ dataset: { tables: { nodes: { dtypes: Record<string, string> } } } }>(
+        `query($id: ID!) { dataset(id: $id) { tables { nodes { dtypes } } } }`,
+        { id: datasetId },
+        alice,
+      );
+      expect(Object.keys(body.data?.dataset.tables.nodes.dtypes ?? {})).toEqual(expect.arrayContaining(["bw", "cc"]));
+    } finally {
+      await gw.close();
+    }
+  }, 90_000);
+});
+
 describe("compute jobs left by a stopped server", () => {
   it("runs again at the next start: queued ones, and running ones whose process of this host is gone", async () => {
     const gw = await createTestGateway("sqlite");
     try {
       const { alice } = (await gw.users("alice")) as { alice: string };
       const datasetId = await csvEdgeDataset(gw, alice, "s,d\na,b\nc,d\n");
+      const other = await csvEdgeDataset(gw, alice, "s,d\na,b\n");
       const db = gw.gateway.services.db;
       const owner = (await db.user.findUniqueOrThrow({ where: { username: "alice" } })).id;
       // A process id that is not running here.
@@ -300,7 +339,10 @@ describe("compute jobs left by a stopped server", () => {
       await db.computeJob.create({
         data: { ...left, id: "leftrunning", label: "r", status: "RUNNING", workerId: `${hostname()}:${dead}` },
       });
-      await db.computeJob.create({ data: { ...left, id: "elsewhere", label: "e", status: "RUNNING", workerId: "another-host:1" } });
+      // (One job runs on a dataset at a time: this one is on another.)
+      await db.computeJob.create({
+        data: { ...left, datasetId: other, id: "elsewhere", label: "e", status: "RUNNING", workerId: "another-host:1" },
+      });
 
       const restarted = await createGateway(loadConfig(gw.env));
       try {

@@ -161,8 +161,9 @@ describe("compute jobs on BullMQ, run by `npm run worker` (Postgres, Redis)", ()
       REDIS_URL: "redis://127.0.0.1:6379",
       // A queue of this suite's own: other suites' gateways on the same Redis must not take its jobs.
       COMPUTE_QUEUE: `compute-test-${randomBytes(6).toString("hex")}`,
-      // The gateway only queues: every job here runs in the worker process.
+      // The gateway only queues: every job here runs in the worker process, two at a time.
       COMPUTE_GATEWAY_WORKER: "false",
+      COMPUTE_JOB_CONCURRENCY: "2",
     };
     server = await startServer(env);
     worker = await startWorker(env);
@@ -244,6 +245,27 @@ describe("compute jobs on BullMQ, run by `npm run worker` (Postgres, Redis)", ()
     expect((await progress.completed(30_000)).map(progressOf).at(-1).status).toBe("CANCELLED");
     await progress.close();
   }, 120_000);
+
+  it("runs two jobs on one dataset one after the other (the second waits in Redis), so no column is lost", async () => {
+    const medium = await csvDataset(bigGraphCsv(2_500, 10_000, 3));
+    const ids: string[] = [];
+    for (const [label, library, alg] of [
+      ["bw", "igraph", "betweenness"],
+      ["cc", "cugraph", "connected_components"],
+    ] as const) {
+      ids.push((await graphql(RUN, { i: { datasetId: medium, label, library, alg, directed: false } })).data.runComputeJob.id);
+    }
+    const ends = await Promise.all(
+      ids.map(async (id) => {
+        const progress = wsSubscription(server.url, token, PROGRESS, { id });
+        const last = (await progress.completed()).map(progressOf).at(-1)?.status;
+        await progress.close();
+        return last;
+      }),
+    );
+    expect(ends).toEqual(["SUCCEEDED", "SUCCEEDED"]);
+    expect(await nodeColumns(medium)).toEqual(expect.arrayContaining(["bw", "cc"]));
+  }, 90_000);
 
   it("never runs a job cancelled while it waited in the queue; the next worker takes the jobs after it", async () => {
     const stopping = worker;

@@ -1,10 +1,9 @@
 // The compute job queue on Redis (BullMQ), so that `npm run worker` processes on other machines take the jobs; the
 // gateway adds them and, unless told not to, works on them too.
-import { Queue, Worker } from "bullmq";
+import { DelayedError, Queue, Worker } from "bullmq";
 import type { Logger } from "../../server/logger.ts";
-import type { JobQueue } from "./job-queue.ts";
-import type { JobStatus } from "./job-records.ts";
-import type { RunOptions } from "./job-runner.ts";
+import { BUSY_RETRY_MS, type JobQueue } from "./job-queue.ts";
+import type { RunOptions, RunOutcome } from "./job-runner.ts";
 
 export type BullQueueOptions = {
   redisUrl: string;
@@ -13,7 +12,7 @@ export type BullQueueOptions = {
   /** Whether this process takes jobs (a worker), or only adds them. */
   work: boolean;
   concurrency: number;
-  run: (jobId: string, options: RunOptions) => Promise<JobStatus | "REQUEUED" | null>;
+  run: (jobId: string, options: RunOptions) => Promise<RunOutcome>;
   logger: Logger;
 };
 
@@ -36,10 +35,15 @@ export function createBullQueue(options: BullQueueOptions): JobQueue & { worker:
   const worker = options.work
     ? new Worker<Payload>(
         options.name,
-        async (job) => {
+        async (job, token) => {
           const ended = await options.run(job.data.jobId, { takeOver: true, requeueOnShutdown: true });
           // Failing the attempt puts the entry back in the queue for another worker (see ATTEMPTS).
           if (ended === "REQUEUED") throw new Error("the worker stopped: the job goes back to the queue");
+          // Another job runs on the dataset: this one waits a little, in Redis, for any worker.
+          if (ended === "BUSY") {
+            await job.moveToDelayed(Date.now() + BUSY_RETRY_MS, token);
+            throw new DelayedError();
+          }
         },
         { connection, concurrency: options.concurrency },
       )

@@ -10,17 +10,29 @@ export type JobQueue = {
   close(): Promise<void>;
 };
 
-/** Runs jobs in this process, `concurrency` at a time, in the order they came. */
+/** How long a job whose dataset is busy waits before it is tried again. */
+export const BUSY_RETRY_MS = 500;
+
+/** Runs jobs in this process, `concurrency` at a time, in the order they came; a job answered "BUSY" is tried again later. */
 export function createInProcessQueue(run: (jobId: string) => Promise<unknown>, concurrency: number): JobQueue {
   const waiting: string[] = [];
   const active = new Set<Promise<unknown>>();
   let closed = false;
+
+  async function queueJob(jobId: string): Promise<void> {
+    if (closed || waiting.includes(jobId)) return;
+    waiting.push(jobId);
+    pump();
+  }
 
   function pump(): void {
     while (!closed && active.size < concurrency && waiting.length > 0) {
       const id = waiting.shift() as string;
       // run() records every failure on the job itself; nothing here to rethrow to.
       const task: Promise<unknown> = run(id)
+        .then((outcome) => {
+          if (outcome === "BUSY" && !closed) setTimeout(() => void queueJob(id), BUSY_RETRY_MS).unref();
+        })
         .catch(() => {})
         .finally(() => {
           active.delete(task);
@@ -32,10 +44,7 @@ export function createInProcessQueue(run: (jobId: string) => Promise<unknown>, c
 
   return {
     kind: "in-process",
-    async enqueue(jobId) {
-      if (!waiting.includes(jobId)) waiting.push(jobId);
-      pump();
-    },
+    enqueue: queueJob,
     async remove(jobId) {
       const at = waiting.indexOf(jobId);
       if (at >= 0) waiting.splice(at, 1);

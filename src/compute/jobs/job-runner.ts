@@ -34,6 +34,18 @@ export type JobRunnerDeps = {
 
 export type JobRunner = ReturnType<typeof createJobRunner>;
 
+/**
+ * How a run ended; "REQUEUED": this worker's shutdown gave it back; "BUSY": another job runs on its dataset, so it
+ * was not started (queue it again a little later); null: it was not this worker's to run.
+ */
+export type RunOutcome = JobStatus | "REQUEUED" | "BUSY" | null;
+
+/** Prisma's unique-constraint failure (P2002), whichever driver adapter reports it. */
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  return e?.code === "P2002" || /unique constraint/i.test(String(e?.message ?? ""));
+}
+
 export type RunOptions = {
   /**
    * The queue guarantees nobody else holds the job (BullMQ hands a job on only when its worker lost it): a row
@@ -137,15 +149,21 @@ export function createJobRunner(deps: JobRunnerDeps) {
   }
 
   /**
-   * Runs job `id` if it is still queued and not cancelled (a cancelled or already taken job is left alone).
-   * Answers how it ended, "REQUEUED" when this worker's shutdown gave it back, or null when it was not this
-   * worker's to run.
+   * Runs job `id` if it is still queued and not cancelled (a cancelled or already taken job is left alone), and
+   * no other job runs on its dataset. Answers how it ended (see RunOutcome).
    */
-  async function run(id: string, options: RunOptions = {}): Promise<JobStatus | "REQUEUED" | null> {
-    const claimed = await db.computeJob.updateMany({
-      where: { id, status: options.takeOver ? { in: ["QUEUED", "RUNNING"] } : "QUEUED", cancelRequested: false },
-      data: { status: "RUNNING", startedAt: new Date(), workerId, phase: "starting" },
-    });
+  async function run(id: string, options: RunOptions = {}): Promise<RunOutcome> {
+    let claimed: { count: number };
+    try {
+      claimed = await db.computeJob.updateMany({
+        where: { id, status: options.takeOver ? { in: ["QUEUED", "RUNNING"] } : "QUEUED", cancelRequested: false },
+        data: { status: "RUNNING", startedAt: new Date(), workerId, phase: "starting" },
+      });
+    } catch (error) {
+      // Another job runs on the same dataset (one at a time: the migration's unique index): try again later.
+      if (isUniqueViolation(error)) return "BUSY";
+      throw error;
+    }
     if (claimed.count === 0) {
       // Its worker is gone (the queue handed it on) and a cancel request came meanwhile: nobody else will end it.
       if (options.takeOver) {
