@@ -1,5 +1,5 @@
-// OpenCL version of kernel "components" (same args and result as kernels/cpu/components.ts): hook and jump until no
-// edge joins two trees; labels are each component's smallest row, as the CPU twin's.
+// OpenCL version of kernel "components" (same args and result as kernels/cpu/components.ts): one pass of concurrent
+// union-find over the edges, one of pointer jumping; labels are each component's smallest row, as the CPU twin's.
 import type { ComponentsArgs } from "../cpu/components.ts";
 import { Scope } from "./runtime.ts";
 
@@ -14,15 +14,8 @@ export function componentsOpenCl(args: ComponentsArgs): Int32Array {
     const dParent = scope.input(parent);
     const dSrc = scope.input(src);
     const dDst = scope.input(dst);
-    const changed = scope.alloc(4);
-    const zero = new Int32Array(1);
-    const flag = new Int32Array(1);
-    for (;;) {
-      scope.write(changed, zero);
-      scope.run("components", "components_hook", "immmm", [m, dSrc, dDst, dParent, changed], m);
-      scope.run("components", "components_jump", "im", [n, dParent], n);
-      if ((scope.read(changed, flag)[0] as number) === 0) break;
-    }
+    scope.run("components", "components_hook", "immm", [m, dSrc, dDst, dParent], m);
+    scope.run("components", "components_jump", "im", [n, dParent], n);
     return scope.read(dParent, parent);
   } finally {
     scope.done();

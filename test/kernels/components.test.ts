@@ -33,4 +33,10 @@ describe.each(backends)("kernel components on %s", (backend) => {
     const csr = buildCsr(3001, src, dst);
     expect(Array.from(run({ n: 3001, src, dst }))).toEqual(naiveComponents(csr));
   });
+
+  it("agrees with the CPU twin on a larger graph (many concurrent links)", () => {
+    const csr = skewedGraph(44, 200000, 150000);
+    const args = { n: 200000, src: csr.src, dst: csr.dst };
+    expect(run(args)).toEqual(components(args));
+  });
 });
