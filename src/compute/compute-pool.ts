@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { AppError, isAppErrorCode } from "../errors/app-error.ts";
 import type { TableSchema } from "../ingest/table-files.ts";
+import { resolveBackend } from "./backend.ts";
 import type { EntrySummary } from "./run-entries.ts";
 import { type Backend, ComputeCancelled, type Progress } from "./types.ts";
 
@@ -163,6 +164,15 @@ export function createComputePool(options: { size: number; cacheBytes?: number }
       slots.length = 0;
     },
   };
+}
+
+let backend: Backend | undefined;
+
+/** The backend COMPUTE_BACKEND (auto, opencl, cpu; default auto) resolves to in this process, resolved once. */
+export function configuredBackend(): Backend {
+  const setting = process.env.COMPUTE_BACKEND;
+  backend ??= resolveBackend(setting === "cpu" || setting === "opencl" ? setting : "auto").backend;
+  return backend;
 }
 
 let shared: ComputePool | undefined;

@@ -4,7 +4,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import { type ComputePool, type ComputeProgress, defaultComputePool } from "../compute/compute-pool.ts";
+import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
 import { parseCompute } from "../compute/params.ts";
 import type { Backend } from "../compute/types.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -77,7 +77,7 @@ export function createDatasetService(deps: {
   datasetRows: DatasetRows;
   /** Runs compute entries (the process's shared pool when absent). */
   computePool?: ComputePool;
-  /** The backend compute runs on (cpu when absent). */
+  /** The backend compute runs on (COMPUTE_BACKEND resolved when absent). */
   computeBackend?: Backend;
 }) {
   const { db, blobs, files } = deps;
@@ -216,7 +216,7 @@ export function createDatasetService(deps: {
           edgeWeight: bindings.edge.edge_weight,
           compute,
           outDir,
-          backend: deps.computeBackend ?? "cpu",
+          backend: deps.computeBackend ?? configuredBackend(),
         },
         options,
       );

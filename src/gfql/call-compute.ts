@@ -1,7 +1,8 @@
 // GFQL Calls compute_igraph and compute_cugraph (pygraphistry's names: alg, out_col, params, directed; cugraph's
 // kind): the registry's algorithms run synchronously on the current graph; an algorithm answering a graph replaces it.
 import { lookupAlgorithm } from "../compute/algorithm-lookup.ts";
-import { createComputeContext, resolveBackend } from "../compute/backend.ts";
+import { createComputeContext } from "../compute/backend.ts";
+import { configuredBackend } from "../compute/compute-pool.ts";
 import { type ParsedEntry, parseEntry } from "../compute/params.ts";
 import { runEntries } from "../compute/run-entries.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -68,7 +69,7 @@ export function parseComputeCall(fn: ComputeCallName, p: Record<string, unknown>
 
 /** Runs a parsed compute Call on the current graph. */
 export function runComputeCall(g: GfqlGraph, parsed: ParsedEntry, path: string): GfqlGraph {
-  const backend = resolveBackend((process.env.COMPUTE_BACKEND as "auto" | "opencl" | "cpu" | undefined) ?? "auto").backend;
+  const backend = configuredBackend();
   const tables = {
     nodes: g.nodes,
     edges: g.edges,
