@@ -7,6 +7,7 @@ import type { Db } from "../../store/prisma.ts";
 import { ComputeCancelled, ComputeInputError, type Progress } from "../types.ts";
 import type { JobEvent, JobEvents } from "./job-events.ts";
 import { eventOf, type JobRow, type JobStatus, paramsOf } from "./job-records.ts";
+import { progressWriter, watchCancel } from "./job-watch.ts";
 
 /** One job's work: the entry run on the dataset's current tables, stored as their next version. */
 export type RunOnDatasetRequest = {
@@ -89,59 +90,6 @@ export function createJobRunner(deps: JobRunnerDeps) {
     return row;
   }
 
-  /** Progress as reported, written at most every `progressMs` (the last report always lands before the end). */
-  function progressWriter(id: string) {
-    let latest: Progress | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let chain: Promise<unknown> = Promise.resolve();
-    const flush = () => {
-      timer = undefined;
-      const p = latest;
-      latest = undefined;
-      if (!p) return;
-      const data = { phase: p.phase, iteration: p.iteration ?? null, fraction: p.fraction ?? null };
-      chain = chain
-        .then(() => update(id, data))
-        .catch((error: unknown) => logger.warn("compute job progress", { id, error: String(error) }));
-    };
-    return {
-      report(p: Progress) {
-        latest = p;
-        timer ??= setTimeout(flush, progressMs);
-      },
-      async done() {
-        clearTimeout(timer);
-        flush();
-        await chain;
-      },
-    };
-  }
-
-  /** Aborts the run when a cancel request for it shows up, as an event or (missed events) in its row. */
-  function watchCancel(id: string, controller: AbortController): () => void {
-    const subscription = events.subscribe("computeJob:changed", id);
-    void (async () => {
-      for await (const event of subscription) {
-        if (event.cancelRequested) {
-          controller.abort();
-          break;
-        }
-      }
-    })().catch(() => {});
-    const poll = setInterval(() => {
-      db.computeJob
-        .findUnique({ where: { id }, select: { cancelRequested: true } })
-        .then((row) => {
-          if (!row || row.cancelRequested) controller.abort();
-        })
-        .catch(() => {});
-    }, pollMs);
-    return () => {
-      clearInterval(poll);
-      void subscription.return?.();
-    };
-  }
-
   function failure(error: unknown): { errorCode: string; error: string } {
     if (error instanceof AppError) return { errorCode: error.code, error: error.message };
     if (error instanceof ComputeInputError) return { errorCode: "INVALID_INPUT", error: error.message };
@@ -177,8 +125,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
     }
     const controller = new AbortController();
     running.set(id, controller);
-    const stopWatching = watchCancel(id, controller);
-    const progress = progressWriter(id);
+    const stopWatching = watchCancel({ db, events, id, controller, pollMs });
+    const progress = progressWriter(
+      (data) => update(id, data),
+      progressMs,
+      (error) => logger.warn("compute job progress", { id, error: String(error) }),
+    );
     try {
       const job = await db.computeJob.findUniqueOrThrow({ where: { id } });
       publish(job);
