@@ -225,6 +225,7 @@ export function createDatasetService(deps: {
         edgeCount: result.edgeCount,
         tablesSchemas: JSON.stringify({ nodes: result.nodes, ...(result.edges ? { edges: result.edges } : {}) }),
         dataVersion: next,
+        summaries: result.summaries,
       };
     } catch (error) {
       await blobs.remove(["datasets", id, "tables", next]);
@@ -249,7 +250,9 @@ export function createDatasetService(deps: {
         { node: nodeBindings, edge: edgeBindings },
         record.compute,
       ).finally(() => blobs.remove(["datasets", record.id, "tables", built.dataVersion as string]));
-      Object.assign(fields, computed);
+      const { summaries, ...computedFields } = computed;
+      const said = summaries.map((s) => `${s.label} (${s.library} ${s.alg})`).join(", ");
+      Object.assign(fields, computedFields, { report: [fields.report, `Computed ${said}.`].filter(Boolean).join(" ") });
     }
     const updated = await db.dataset.update({
       where: { id: record.id },
@@ -416,7 +419,14 @@ export function createDatasetService(deps: {
     if (!record.dataVersion)
       throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "dataset" } });
     const bindings = { node: record.nodeEncodings.bindings, edge: record.edgeEncodings.bindings };
-    const fields = await computeVersion(id, record.dataVersion, Boolean(record.tablesSchemas.edges), bindings, compute, options);
+    const { summaries: _summaries, ...fields } = await computeVersion(
+      id,
+      record.dataVersion,
+      Boolean(record.tablesSchemas.edges),
+      bindings,
+      compute,
+      options,
+    );
     const updated = await db.dataset.update({ where: { id }, data: fields }).catch(async (error: unknown) => {
       await blobs.remove(["datasets", id, "tables", fields.dataVersion]);
       throw error;
