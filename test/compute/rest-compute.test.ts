@@ -114,7 +114,9 @@ describe("compute over REST and GraphQL", () => {
     );
     expect(status).toBe(200);
     expect(created).toMatchObject({ success: true, data: { dataset_id: expect.any(String) } });
-    expect(created.message).toMatch(/Computed strength \(igraph test_strength\), out_strength \(igraph test_strength\), dist \(cugraph test_bfs\)\./);
+    expect(created.message).toMatch(
+      /Computed strength \(igraph test_strength\), out_strength \(igraph test_strength\), dist \(cugraph test_bfs\)\./,
+    );
     const nodes = await rows(created.data.dataset_id, "nodes");
     const rowOf = new Map(nodes.map((r, i) => [r.node as string, i]));
     const edges = g.edges.map(([s, d]) => [rowOf.get(`n${s}`) as number, rowOf.get(`n${d}`) as number] as const);
