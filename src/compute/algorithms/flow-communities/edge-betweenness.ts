@@ -76,16 +76,48 @@ export function removalOrder(graph: ComputeGraph, directedParam: boolean, weight
     }
   };
 
+  // Only the sources in the component(s) the last removal touched are run again: an edge's betweenness sums the
+  // sources of its own component in ascending order, so the others' sums stay exactly as igraph recomputes them.
+  const sources = new Int32Array(n);
+  for (let v = 0; v < n; v++) sources[v] = v;
+  let nSources = n;
+  const mark = new Uint8Array(n);
+  /** Marks the components of a and b (edges read both ways), zeroes their edges' betweenness, lists them ascending. */
+  const touched = (a: number, b: number): number => {
+    let count = 0;
+    for (const root of [a, b]) {
+      if (mark[root]) continue;
+      mark[root] = 1;
+      let head = count;
+      sources[count++] = root;
+      while (head < count) {
+        const v = sources[head++] as number;
+        for (const inc of directed ? [outs, ins] : [outs]) {
+          const s0 = inc.start[v] as number;
+          const end = s0 + (inc.len[v] as number);
+          for (let i = s0; i < end; i++) {
+            const edge = inc.edges[i] as number;
+            eb[edge] = 0;
+            const u = other(edge, v);
+            if (!mark[u]) {
+              mark[u] = 1;
+              sources[count++] = u;
+            }
+          }
+        }
+      }
+    }
+    const list = sources.subarray(0, count).sort();
+    for (let i = 0; i < count; i++) mark[list[i] as number] = 0;
+    return count;
+  };
   for (let e = 0; e < m; e++) {
     if ((e & 7) === 0) {
       ctx.checkCancelled();
       ctx.progress({ phase: "edge betweenness removals", iteration: e, fraction: e / m });
     }
-    eb.fill(0);
-    for (let source = 0; source < n; source++) {
-      distance.fill(0);
-      nrgeo.fill(0);
-      tmpscore.fill(0);
+    for (let si = 0; si < nSources; si++) {
+      const source = sources[si] as number;
       let sp = 0;
       if (!weights) {
         let qh = 0;
@@ -123,6 +155,12 @@ export function removalOrder(graph: ComputeGraph, directedParam: boolean, weight
               eb[edge] = (eb[edge] as number) + add;
             }
           }
+        }
+        for (let i = 0; i < qt; i++) {
+          const v = queue[i] as number;
+          distance[v] = 0;
+          nrgeo[v] = 0;
+          tmpscore[v] = 0;
         }
       } else {
         hData[0] = 0;
@@ -204,6 +242,7 @@ export function removalOrder(graph: ComputeGraph, directedParam: boolean, weight
     passive[which] = 1;
     removeIncident(ins, to[which] as number, which);
     removeIncident(outs, from[which] as number, which);
+    nSources = touched(from[which] as number, to[which] as number);
   }
   return result;
 }
