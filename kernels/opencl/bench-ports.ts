@@ -64,6 +64,8 @@ const cases: [string, (args: any) => unknown, unknown][] = [
       initial: null,
       maxIter: 100,
       tol: 1e-6 * n,
+      relTol: 0,
+      inPlace: false,
     },
   ],
   ["spmv", spmv, { n, start: csr.inStart, nbr: csr.inSrc, weight: null, x }],

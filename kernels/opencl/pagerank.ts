@@ -1,46 +1,80 @@
-// OpenCL version of kernel "pagerank" (same args and result as kernels/cpu/pagerank.ts): the power loop runs on
-// the device; each iteration reads back only the per-group sums (dangling rank, change) to steer the loop.
+// OpenCL version of kernel "pagerank" (same args and result as kernels/cpu/pagerank.ts): the power loop runs on the
+// device as Jacobi steps (also for inPlace, which the twin allows: the same fixed point); each step reads back only
+// the per-group sums (change, largest relative change, dangling rank) to steer the loop.
 import type { PagerankArgs, PagerankResult } from "../cpu/pagerank.ts";
 import { groups, Scope } from "./runtime.ts";
 
 const EMPTY = new Float64Array(0);
 
+function sum(values: Float64Array): number {
+  let s = 0;
+  for (const v of values) s += v;
+  return s;
+}
+
+function max(values: Float64Array): number {
+  let m = 0;
+  for (const v of values) if (v > m) m = v;
+  return m;
+}
+
 export function pagerankOpenCl(args: PagerankArgs): PagerankResult {
   const { n, start, nbr, weight, outWeight, damping, personalization, maxIter, tol } = args;
+  const relTol = args.relTol ?? 0;
   if (n === 0) return { rank: new Float64Array(0), iterations: 0, converged: false };
   const scope = new Scope();
   try {
     const parts = groups(n);
-    const partsHost = new Float64Array(parts);
+    const host = new Float64Array(parts);
     let x = args.initial ? scope.input(args.initial) : scope.filled(new Float64Array([1 / n]), n);
     let next = scope.alloc(8 * n);
-    const share = scope.alloc(8 * n);
+    let share = scope.alloc(8 * n);
+    let nextShare = scope.alloc(8 * n);
     const dStart = scope.input(start);
     const dNbr = scope.input(nbr);
     const dWeight = scope.input(weight ?? EMPTY);
     const dOut = scope.input(outWeight);
     const dPers = scope.input(personalization ?? EMPTY);
-    const dParts = scope.alloc(8 * parts);
+    const errParts = scope.alloc(8 * parts);
+    const worstParts = scope.alloc(8 * parts);
+    const danglingParts = scope.alloc(8 * parts);
+    scope.run("pagerank", "pagerank_share", "immmm", [n, x, dOut, share, danglingParts], n);
+    let dangling = sum(scope.read(danglingParts, host));
     let iterations = 0;
     let converged = false;
     while (iterations < maxIter) {
       iterations++;
-      scope.run("pagerank", "pagerank_share", "immmm", [n, x, dOut, share, dParts], n);
-      let dangling = 0;
-      for (const v of scope.read(dParts, partsHost)) dangling += v;
       scope.run(
         "pagerank",
-        "pagerank_pull",
-        "immmimmiddmmm",
-        [n, dStart, dNbr, dWeight, weight ? 1 : 0, share, dPers, personalization ? 1 : 0, damping, dangling, x, next, dParts],
+        "pagerank_step",
+        "immmimmiddmmmmmmm",
+        [
+          n,
+          dStart,
+          dNbr,
+          dWeight,
+          weight ? 1 : 0,
+          share,
+          dPers,
+          personalization ? 1 : 0,
+          damping,
+          dangling,
+          dOut,
+          x,
+          next,
+          nextShare,
+          errParts,
+          worstParts,
+          danglingParts,
+        ],
         n,
       );
-      let err = 0;
-      for (const v of scope.read(dParts, partsHost)) err += v;
-      const swap = x;
-      x = next;
-      next = swap;
-      if (err < tol) {
+      const err = sum(scope.read(errParts, host));
+      const worst = relTol > 0 ? max(scope.read(worstParts, host)) : Number.POSITIVE_INFINITY;
+      dangling = sum(scope.read(danglingParts, host));
+      [x, next] = [next, x];
+      [share, nextShare] = [nextShare, share];
+      if (err < tol || (relTol > 0 && worst <= relTol)) {
         converged = true;
         break;
       }

@@ -27,6 +27,8 @@ export type Native = {
   probe(): { ok: boolean; error?: string; platforms?: { name: string; devices: { name: string; type: string }[] }[] };
   device(): DeviceInfo;
   build(source: string, options: string): Handle;
+  /** How many programs the process-wide cache holds. */
+  programs(): number;
   kernel(program: Handle, name: string): Handle;
   buffer(sizeOrData: number | TypedArray): Handle;
   release(buffer: Handle): void;

@@ -25,6 +25,8 @@ function argsOf(csr: Csr, w: Float64Array | null, extra: Partial<PagerankArgs> =
     initial: null,
     maxIter: 200,
     tol: 1e-12,
+    relTol: 0,
+    inPlace: false,
     ...extra,
   };
 }
@@ -65,6 +67,8 @@ describe.each(backends)("kernel pagerank on %s", (backend) => {
       initial: null,
       maxIter: 500,
       tol: 1e-14,
+      relTol: 0,
+      inPlace: false,
     });
     expect(r.converged).toBe(true);
     const x3 = 0.15 / 4;
@@ -106,5 +110,18 @@ describe.each(backends)("kernel pagerank on %s", (backend) => {
     const capped = run({ ...a, maxIter: 3 });
     expect(capped).toMatchObject({ iterations: 3, converged: false });
     expect(maxRelDiff(capped.rank, pagerank({ ...a, maxIter: 3 }).rank)).toBeLessThan(1e-12);
+  });
+
+  it("stops on the relative tolerance, and reaches the same fixed point for inPlace", () => {
+    const csr = skewedGraph(22, 3000, 15000);
+    const a = argsOf(csr, null, { tol: 0, relTol: 1e-9, maxIter: 1000 });
+    const r = run(a);
+    const cpu = pagerank(a);
+    expect(r.converged).toBe(true);
+    expect(Math.abs(r.iterations - cpu.iterations)).toBeLessThanOrEqual(1);
+    expect(maxRelDiff(r.rank, cpu.rank)).toBeLessThan(1e-8);
+    const inPlace = run({ ...a, relTol: 0, tol: 1e-13, inPlace: true });
+    expect(inPlace.converged).toBe(true);
+    expect(fixedPointError(a, inPlace.rank)).toBeLessThan(1e-12);
   });
 });

@@ -763,12 +763,25 @@ static napi_value ReadAsync(napi_env env, napi_callback_info info) {
   return start_wait(env, q, event, "clEnqueueReadBuffer", argv[1]);
 }
 
+/* programs(): how many programs the process-wide cache holds. */
+static napi_value Programs(napi_env env, napi_callback_info info) {
+  (void)info;
+  uint32_t count = 0;
+  pthread_mutex_lock(&programs_lock);
+  for (Prog *p = programs; p; p = p->next) count++;
+  pthread_mutex_unlock(&programs_lock);
+  napi_value out;
+  napi_create_uint32(env, count, &out);
+  return out;
+}
+
 napi_value Probe(napi_env env, napi_callback_info info);
 
 NAPI_MODULE_INIT() {
   napi_property_descriptor props[] = {
       {"probe", NULL, Probe, NULL, NULL, NULL, napi_default, NULL},
       {"device", NULL, Device, NULL, NULL, NULL, napi_default, NULL},
+      {"programs", NULL, Programs, NULL, NULL, NULL, napi_default, NULL},
       {"build", NULL, Build, NULL, NULL, NULL, napi_default, NULL},
       {"kernel", NULL, Kernel, NULL, NULL, NULL, napi_default, NULL},
       {"buffer", NULL, Buffer, NULL, NULL, NULL, napi_default, NULL},

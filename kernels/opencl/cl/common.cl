@@ -16,6 +16,18 @@ inline void group_sum(double value, __local double* scratch, __global double* ou
   if (l == 0) out[get_group_id(0)] = scratch[0];
 }
 
+// The work-group's largest value into out[group] (local scratch of WG doubles; every work-item must call it).
+inline void group_max(double value, __local double* scratch, __global double* out) {
+  const int l = get_local_id(0);
+  scratch[l] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = WG / 2; s > 0; s >>= 1) {
+    if (l < s) scratch[l] = fmax(scratch[l], scratch[l + s]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (l == 0) out[get_group_id(0)] = scratch[0];
+}
+
 // atomic min on a non-negative double (its bits order as a long); answers the old value.
 inline double atomic_min_pos_double(volatile __global double* p, double value) {
   volatile __global long* q = (volatile __global long*)p;
