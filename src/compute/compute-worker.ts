@@ -2,9 +2,10 @@
 // the next job), runs the entries, writes the new version's tables.
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
+import type pl from "nodejs-polars";
 import { isAppError } from "../errors/app-error.ts";
 import { createTableCache } from "../gfql/surface/table-cache.ts";
-import { writeTable } from "../ingest/table-files.ts";
+import { linkTable, writeTable } from "../ingest/table-files.ts";
 import { loadExtraAlgorithms } from "./algorithm-lookup.ts";
 import { createComputeContext } from "./backend.ts";
 import type { ComputeJob, ComputeJobResult, ComputeProgress, WorkerMessage, WorkerReply } from "./compute-pool.ts";
@@ -44,8 +45,13 @@ async function run(id: number, job: ComputeJob, flag: Int32Array): Promise<Compu
       cancelled: () => Atomics.load(flag, 0) !== 0,
     });
   });
-  const nodes = await writeTable(tables.nodes, path.join(job.outDir, "nodes.arrow"), "nodes");
-  const edges = tables.edges ? await writeTable(tables.edges, path.join(job.outDir, "edges.arrow"), "edges") : undefined;
+  // A table no entry changed is the previous version's file, linked (no copy, no rewrite).
+  const store = (frame: pl.DataFrame, before: pl.DataFrame | undefined, from: string | undefined, name: string) => {
+    const to = path.join(job.outDir, `${name}.arrow`);
+    return frame === before && from ? linkTable(from, to, name, frame.height) : writeTable(frame, to, name);
+  };
+  const nodes = await store(tables.nodes, start.nodes, job.nodesPath, "nodes");
+  const edges = tables.edges ? await store(tables.edges, start.edges, job.edgesPath, "edges") : undefined;
   return { nodes, edges, nodeCount: tables.nodes.height, edgeCount: tables.edges?.height ?? 0, summaries };
 }
 
