@@ -1,6 +1,6 @@
 // OpenCL version of kernel "pagerank" (same args and result as kernels/cpu/pagerank.ts): the power loop runs on the
-// device as Jacobi steps (also for inPlace, which the twin allows: the same fixed point); each step reads back only
-// the per-group sums (change, largest relative change, dangling rank) to steer the loop.
+// device, Jacobi steps or (inPlace) sweeps updating the values in place; each step reads back only the per-group
+// sums (change, largest relative change, dangling rank) to steer the loop.
 import type { PagerankArgs, PagerankResult } from "../cpu/pagerank.ts";
 import { groups, Scope } from "./runtime.ts";
 
@@ -27,9 +27,9 @@ export function pagerankOpenCl(args: PagerankArgs): PagerankResult {
     const parts = groups(n);
     const host = new Float64Array(parts);
     let x = args.initial ? scope.input(args.initial) : scope.filled(new Float64Array([1 / n]), n);
-    let next = scope.alloc(8 * n);
+    let next = args.inPlace ? x : scope.alloc(8 * n);
     let share = scope.alloc(8 * n);
-    let nextShare = scope.alloc(8 * n);
+    let nextShare = args.inPlace ? share : scope.alloc(8 * n);
     const dStart = scope.input(start);
     const dNbr = scope.input(nbr);
     const dWeight = scope.input(weight ?? EMPTY);

@@ -1,6 +1,8 @@
-// PageRank's power loop (kernels/cpu/pagerank.ts) as Jacobi steps: pagerank_share makes the first step's shares
-// (x / outWeight) and dangling rank; each pagerank_step pulls every node's new value and writes, per work-group, the
-// sum of |x' - x|, the largest relative change and the new dangling rank, with the new shares for the next step.
+// PageRank's power loop (kernels/cpu/pagerank.ts): pagerank_share makes the first step's shares (x / outWeight) and
+// dangling rank; each pagerank_step pulls every node's new value and writes, per work-group, the sum of |x' - x|,
+// the largest relative change and the new dangling rank, with the new shares for the next step. Given separate
+// buffers it is an exact Jacobi step; given next = x and nextShare = share (inPlace) work-items read values others
+// already updated, an asynchronous Gauss-Seidel sweep that converges to the same fixed point in fewer steps.
 
 __kernel void pagerank_share(const int n, __global const double* x, __global const double* outWeight,
                              __global double* share, __global double* danglingParts) {
@@ -41,8 +43,8 @@ __kernel void pagerank_step(const int n, __global const int* start, __global con
     }
     const double p = personalized ? personalization[i] : 1.0 / (double)n;
     const double value = damping * (sum + dangling * p) + (1.0 - damping) * p;
-    next[i] = value;
     err = fabs(value - x[i]);
+    next[i] = value;
     if (err > 0.0) worst = value > 0.0 ? err / value : INFINITY;
     const double ow = outWeight[i];
     if (ow == 0.0) {
