@@ -52,7 +52,8 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
     grouped[at] = e;
     fill[b] = at + 1;
   }
-  const stamp = new Int32Array(n).fill(-1);
+  // Marks of the current group's end: a byte per node (set, then cleared after the group), its weights beside.
+  const marked = new Uint8Array(n);
   const mark = weighted ? new Float64Array(n) : new Float64Array(0);
   for (let b = 0; b < n; b++) {
     const gb = groupStart[b] as number;
@@ -61,7 +62,7 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
     const bEnd = start[b + 1] as number;
     for (let j = start[b] as number; j < bEnd; j++) {
       const x = nbr[j] as number;
-      stamp[x] = b;
+      marked[x] = 1;
       if (weighted) mark[x] = wt[j] as number;
     }
     for (let g = gb; g < ge; g++) {
@@ -72,7 +73,7 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
       const oEnd = start[o + 1] as number;
       for (let j = start[o] as number; j < oEnd; j++) {
         const x = nbr[j] as number;
-        if ((stamp[x] as number) !== b) continue;
+        if (marked[x] === 0) continue;
         if (weighted) {
           const a = wt[j] as number;
           const c = mark[x] as number;
@@ -85,6 +86,7 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
       else if (metric === 1) out[e] = shared / (tu < tv ? tu : tv);
       else out[e] = (2 * shared) / (tu + tv);
     }
+    for (let j = start[b] as number; j < bEnd; j++) marked[nbr[j] as number] = 0;
   }
   return out;
 }

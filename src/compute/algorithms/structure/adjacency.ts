@@ -33,6 +33,7 @@ export function sortedOut(graph: ComputeGraph): { start: Int32Array; nbr: Int32A
  * Each node's distinct neighbours on the undirected graph, sorted by row, with the summed weight of the edges
  * joining them (a self-loop makes a node its own neighbour, its weight counted once per loop edge).
  * `weight` null: every distinct neighbour weighs 1. `total` sums each node's entries.
+ * Built from the shared undirected adjacency: marks drop repeats, short lists are insertion-sorted in place.
  */
 export function neighbourSets(
   graph: ComputeGraph,
@@ -43,72 +44,53 @@ export function neighbourSets(
   wt: Float64Array;
   total: Float64Array;
 } {
-  const { n, m, src, dst } = graph;
-  // Both directions of every edge (a self-loop once), bucketed by the far end then by the near end: sorted lists.
-  const byFar = new Int32Array(n + 1);
-  for (let e = 0; e < m; e++) {
-    const s = src[e] as number;
-    const d = dst[e] as number;
-    byFar[d + 1] = (byFar[d + 1] as number) + 1;
-    if (s !== d) byFar[s + 1] = (byFar[s + 1] as number) + 1;
-  }
-  for (let r = 0; r < n; r++) byFar[r + 1] = (byFar[r + 1] as number) + (byFar[r] as number);
-  const total2 = byFar[n] as number;
-  const fill = byFar.slice(0, n);
-  const nearOf = new Int32Array(total2);
-  const edgeOf = new Int32Array(total2);
-  for (let e = 0; e < m; e++) {
-    const s = src[e] as number;
-    const d = dst[e] as number;
-    let k = fill[d] as number;
-    nearOf[k] = s;
-    edgeOf[k] = e;
-    fill[d] = k + 1;
-    if (s !== d) {
-      k = fill[s] as number;
-      nearOf[k] = d;
-      edgeOf[k] = e;
-      fill[s] = k + 1;
+  const { n } = graph;
+  const u = undirected(graph);
+  const len = u.nbr.length;
+  const start = new Int32Array(n + 1);
+  const nbr = new Int32Array(len);
+  const wt = new Float64Array(len);
+  const total = new Float64Array(n);
+  const stamp = new Int32Array(n).fill(-1);
+  const acc = weight ? new Float64Array(n) : null;
+  let k = 0;
+  for (let r = 0; r < n; r++) {
+    const b = u.start[r] as number;
+    const e = u.start[r + 1] as number;
+    // The undirected lists hold r's out-edges first: a self-loop's second (in-edge) entry is skipped.
+    const outEnd = b + ((graph.outStart[r + 1] as number) - (graph.outStart[r] as number));
+    const first = k;
+    for (let j = b; j < e; j++) {
+      const x = u.nbr[j] as number;
+      if (x === r && j >= outEnd) continue;
+      if ((stamp[x] as number) !== r) {
+        stamp[x] = r;
+        nbr[k++] = x;
+        if (acc) acc[x] = (weight as Float64Array)[u.edge[j] as number] as number;
+      } else if (acc) acc[x] = (acc[x] as number) + ((weight as Float64Array)[u.edge[j] as number] as number);
     }
-  }
-  const cap = new Int32Array(n + 1);
-  for (let k = 0; k < total2; k++) cap[(nearOf[k] as number) + 1] = (cap[(nearOf[k] as number) + 1] as number) + 1;
-  for (let r = 0; r < n; r++) cap[r + 1] = (cap[r + 1] as number) + (cap[r] as number);
-  // Walk entries in far order; for each near node append the far node, merging repeats (parallel edges).
-  const end = cap.slice(0, n);
-  const nbr = new Int32Array(total2);
-  const wt = new Float64Array(total2);
-  for (let far = 0; far < n; far++) {
-    for (let k = byFar[far] as number; k < (byFar[far + 1] as number); k++) {
-      const near = nearOf[k] as number;
-      const w = weight ? (weight[edgeOf[k] as number] as number) : 1;
-      const at = end[near] as number;
-      if (at > (cap[near] as number) && (nbr[at - 1] as number) === far) {
-        if (weight) wt[at - 1] = (wt[at - 1] as number) + w;
-      } else {
-        nbr[at] = far;
-        wt[at] = w;
-        end[near] = at + 1;
+    if (k - first > 24) nbr.subarray(first, k).sort();
+    else {
+      for (let i = first + 1; i < k; i++) {
+        const x = nbr[i] as number;
+        let j = i - 1;
+        while (j >= first && (nbr[j] as number) > x) {
+          nbr[j + 1] = nbr[j] as number;
+          j--;
+        }
+        nbr[j + 1] = x;
       }
     }
-  }
-  // Compact.
-  const start = new Int32Array(n + 1);
-  for (let r = 0; r < n; r++) start[r + 1] = (start[r] as number) + ((end[r] as number) - (cap[r] as number));
-  const cnbr = new Int32Array(start[n] as number);
-  const cwt = new Float64Array(start[n] as number);
-  const total = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    let k = start[r] as number;
     let sum = 0;
-    for (let j = cap[r] as number; j < (end[r] as number); j++, k++) {
-      cnbr[k] = nbr[j] as number;
-      cwt[k] = wt[j] as number;
-      sum += wt[j] as number;
+    for (let i = first; i < k; i++) {
+      const w = acc ? (acc[nbr[i] as number] as number) : 1;
+      wt[i] = w;
+      sum += w;
     }
     total[r] = sum;
+    start[r + 1] = k;
   }
-  return { start, nbr: cnbr, wt: cwt, total };
+  return { start, nbr: nbr.subarray(0, k), wt: wt.subarray(0, k), total };
 }
 
 /** The bound weight checked for shortest paths and trees: finite, and not negative where `nonNegative`. */
