@@ -8,6 +8,8 @@ export type JobQueue = {
   remove(jobId: string): Promise<void>;
   /** Stops taking jobs and waits for the running ones to end. */
   close(): Promise<void>;
+  /** Resolves once the queue (and its worker, if any) is up. */
+  ready?: Promise<void>;
 };
 
 /** How long a job whose dataset is busy waits before it is tried again. */

@@ -37,6 +37,7 @@ export async function startComputeWorker(config: Config = loadConfig()) {
     datasetRows,
   });
   const jobs = createComputeJobs({ config, db, redis, pubsub, logger, datasets, work: true });
+  await jobs.queue.ready;
   logger.info("compute worker ready", {
     queue: config.computeQueueName,
     concurrency: config.computeJobConcurrency,
