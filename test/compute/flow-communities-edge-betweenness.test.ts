@@ -105,6 +105,19 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
     expect(Array.from(ours(d, { weights, clusters: 3 }))).toEqual(cut.membership);
   }, 120_000);
 
+  it("cuts a graph of several components where python-igraph 0.10.2 cuts it (counting clusters from one)", async () => {
+    // Two components, each two 5-cliques joined by an edge: python-igraph cuts at 3 clusters, not the 4 of max modularity.
+    const edges: [number, number][] = [];
+    for (let base = 0; base < 20; base += 5) {
+      for (let i = 0; i < 5; i++) for (let j = i + 1; j < 5; j++) edges.push([base + i, base + j]);
+    }
+    edges.push([0, 5], [10, 15]);
+    const c: Case = { n: 20, edges };
+    const ref = await theirs(c, "g.community_edge_betweenness()");
+    expect(Array.from(ours(c, {}))).toEqual(ref.membership);
+    expect(new Set(ref.membership).size).toBe(3);
+  }, 120_000);
+
   it("refuses what python-igraph refuses: weights that are not positive, the cut of a graph of several components", async () => {
     const c: Case = {
       n: 7,

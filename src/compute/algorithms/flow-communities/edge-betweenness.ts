@@ -112,10 +112,8 @@ export function removalOrder(graph: ComputeGraph, directedParam: boolean, weight
     return count;
   };
   for (let e = 0; e < m; e++) {
-    if ((e & 7) === 0) {
-      ctx.checkCancelled();
-      ctx.progress({ phase: "edge betweenness removals", iteration: e, fraction: e / m });
-    }
+    ctx.checkCancelled();
+    ctx.progress({ phase: "edge betweenness removals", iteration: e, fraction: e / m });
     for (let si = 0; si < nSources; si++) {
       const source = sources[si] as number;
       let sp = 0;
