@@ -3,7 +3,7 @@
 // put both ends together), others get min_weight; a full Louvain on the reweighted graph answers.
 import type { ComputeContext } from "../../types.ts";
 import type { WGraph } from "./graph.ts";
-import { localMove, scratch } from "./local-move.ts";
+import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
 import { louvain } from "./louvain.ts";
 import { rng } from "./rng.ts";
 
@@ -47,7 +47,7 @@ export function ecg(g: WGraph, o: EcgOptions, ctx: ComputeContext): Int32Array {
   for (let run = 0; run < o.ensembleSize; run++) {
     ctx.checkCancelled();
     for (let v = 0; v < n; v++) comm[v] = v;
-    if (g.total > 0) localMove(g, comm, g.strength, o.resolution / g.total, r, s);
+    if (g.total > 0) localMove(g, comm, g.strength, o.resolution / g.total, r, s, (ROUND_THRESHOLD * g.total) / 2);
     for (let v = 0; v < n; v++) {
       const c = comm[v] as number;
       for (let j = start[v] as number; j < (start[v + 1] as number); j++)

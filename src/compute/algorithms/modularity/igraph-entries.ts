@@ -110,7 +110,9 @@ export const igraphEntries: AlgorithmEntry[] = [
       checkWeights(weights, graph.m, "weights");
       const g = weightedUndirected(graph, weights);
       if (hasMultiEdges(g))
-        throw new ComputeInputError("fast greedy community detection works only on graphs without multi-edges", "directed");
+        throw new ComputeInputError(
+          "fast greedy community detection works only on graphs without multi-edges (an edge both ways counts twice when directed is false)",
+        );
       return membershipOutput(label, fastGreedy(g, ctx));
     },
   },

@@ -2,7 +2,7 @@
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
 import { aggregate, renumber, type WGraph } from "./graph.ts";
-import { localMove, type Scratch, scratch } from "./local-move.ts";
+import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
 export type LeidenOptions = {
@@ -141,7 +141,7 @@ function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch
   for (let v = 0; v < g0.n; v++) at[v] = v;
   for (let level = 0; level < o.maxLevels; level++) {
     ctx.checkCancelled();
-    localMove(g, part, nw, o.gamma, r, s);
+    localMove(g, part, nw, o.gamma, r, s, (ROUND_THRESHOLD * g0.total) / 2);
     const k = renumber(part);
     if (k === g.n) break;
     let refined = refine(g, part, nw, o.gamma, o.beta, r, s);

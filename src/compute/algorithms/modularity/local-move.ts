@@ -5,6 +5,12 @@ import type { WGraph } from "./graph.ts";
 import type { Rng } from "./rng.ts";
 import { shuffled } from "./rng.ts";
 
+/**
+ * A round of moves that gains less modularity than this ends a level's moving phase (in weight units the gain is
+ * ROUND_THRESHOLD · 2m / 2): the long tail of tiny moves on graphs with weak structure changes almost nothing.
+ */
+export const ROUND_THRESHOLD = 1e-6;
+
 /** Scratch arrays one optimisation reuses across levels (sized for the first, largest, graph). */
 export type Scratch = {
   acc: Float64Array;
@@ -31,10 +37,11 @@ export function scratch(n: number): Scratch {
 }
 
 /**
- * Moves nodes of g between communities (comm, values in [0, g.n)) until no move improves the quality; answers the
- * number of moves. `gamma` multiplies node weight products; ties keep the node where it is.
+ * Moves nodes of g between communities (comm, values in [0, g.n)) until no move improves the quality, or a round
+ * (as many visits as nodes were queued when it began) gains less than `minGain` in all; answers the number of
+ * moves. `gamma` multiplies node weight products; ties keep the node where it is.
  */
-export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array, gamma: number, r: Rng, s: Scratch): number {
+export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array, gamma: number, r: Rng, s: Scratch, minGain = 0): number {
   const { n, start, nbr, w } = g;
   const { acc, seen, touched, queue, queued, tot, count, empty } = s;
   tot.fill(0, 0, n);
@@ -60,7 +67,18 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   }
   let moves = 0;
   let stamp = 0;
+  let roundLeft = size;
+  let roundGain = 0;
   while (size > 0) {
+    if (roundLeft === 0) {
+      if (roundGain < minGain) {
+        for (let i = 0; i < size; i++) queued[queue[(head + i) % n] as number] = 0;
+        break;
+      }
+      roundLeft = size;
+      roundGain = 0;
+    }
+    roundLeft--;
     const v = queue[head] as number;
     head = head + 1 === n ? 0 : head + 1;
     size--;
@@ -84,7 +102,8 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     tot[c] = (tot[c] as number) - nv;
     const gnv = gamma * nv;
     let best = c;
-    let bestGain = (acc[c] as number) - gnv * (tot[c] as number);
+    const stayGain = (acc[c] as number) - gnv * (tot[c] as number);
+    let bestGain = stayGain;
     for (let t = 1; t < nt; t++) {
       const d = touched[t] as number;
       const gain = (acc[d] as number) - gnv * (tot[d] as number);
@@ -95,13 +114,16 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     }
     count[c] = (count[c] as number) - 1;
     // Leaving for an empty community gains 0: taken when every neighbouring community (its own too) loses.
-    if (bestGain < 0 && (count[c] as number) > 0 && nEmpty > 0) best = empty[--nEmpty] as number;
-    else if (count[c] === 0 && best !== c) empty[nEmpty++] = c;
+    if (bestGain < 0 && (count[c] as number) > 0 && nEmpty > 0) {
+      best = empty[--nEmpty] as number;
+      bestGain = 0;
+    } else if (count[c] === 0 && best !== c) empty[nEmpty++] = c;
     tot[best] = (tot[best] as number) + nv;
     count[best] = (count[best] as number) + 1;
     if (best !== c) {
       comm[v] = best;
       moves++;
+      roundGain += bestGain - stayGain;
       for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
         const u = nbr[j] as number;
         if (queued[u] === 0 && comm[u] !== best) {

@@ -1,7 +1,7 @@
 // Louvain (Blondel et al.'s multilevel modularity optimisation): move nodes, merge communities into nodes, repeat.
 import type { ComputeContext } from "../../types.ts";
 import { aggregate, modularity, renumber, type WGraph } from "./graph.ts";
-import { localMove, scratch } from "./local-move.ts";
+import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
 import { rng } from "./rng.ts";
 
 export type LouvainOptions = {
@@ -32,7 +32,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
     ctx.checkCancelled();
     const comm = new Int32Array(g.n);
     for (let v = 0; v < g.n; v++) comm[v] = v;
-    const moves = localMove(g, comm, g.strength, o.resolution / g.total, r, s);
+    const moves = localMove(g, comm, g.strength, o.resolution / g.total, r, s, (ROUND_THRESHOLD * g.total) / 2);
     if (moves === 0) break;
     const k = renumber(comm);
     const next = modularity(g, comm, o.resolution);
@@ -47,7 +47,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
   }
   // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
   if (levels > 0) {
-    localMove(g0, membership, g0.strength, o.resolution / g0.total, r, s);
+    localMove(g0, membership, g0.strength, o.resolution / g0.total, r, s, (ROUND_THRESHOLD * g0.total) / 2);
     renumber(membership);
     q = modularity(g0, membership, o.resolution);
   }
