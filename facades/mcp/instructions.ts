@@ -32,6 +32,10 @@ GFQL (gfql_operations is a JSON-encoded STRING)
   {"type":"Let","bindings":{"a":{"type":"Chain","chain":[...]},"b":{"type":"Ref","ref":"a","chain":[...]}}}.
 - Calls: {"type":"Call","function":"get_degrees","params":{}}; also filter_nodes_by_dict, hop, prune_self_edges,
   and the row pipeline (rows, select, where_rows, order_by, skip, limit, distinct, group_by, count_table).
+- Graph algorithms as Calls, pygraphistry's compute_igraph / compute_cugraph:
+  {"type":"Call","function":"compute_igraph","params":{"alg":"pagerank","out_col":"pr","params":{"damping":0.85}}}
+  adds a node column pr; later steps may filter on it. "directed": false reads edges both ways (community
+  algorithms need it). The algorithm names are those of GET /api/v1/datasets/.
 - query_graph (not create_collection) also accepts one read-only Cypher query, e.g.
   MATCH (a)-[r]->(b) WHERE a.kind = 'person' RETURN b.name LIMIT 10.
 
