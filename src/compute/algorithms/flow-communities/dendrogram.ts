@@ -28,12 +28,14 @@ export function optimalCount(q: Float64Array): number {
 export function cutDendrogram(n: number, merges: Int32Array, count: number): Int32Array {
   const rows = merges.length / 2;
   const steps = n - count;
+  if (steps < 0)
+    throw new ComputeInputError(`igraph refuses this cut: number of steps must be non-negative (${count} clusters of ${n} nodes)`);
   if (steps > rows) {
     throw new ComputeInputError(
       `igraph refuses this graph: number of steps is greater than number of rows in merges matrix: found ${steps} steps, ${rows} rows (python-igraph 0.10's dendrogram cut on a graph of several components)`,
     );
   }
-  const parent = new Int32Array(n + Math.max(steps, 0));
+  const parent = new Int32Array(n + steps);
   for (let i = 0; i < parent.length; i++) parent[i] = i;
   const find = (x: number): number => {
     let r = x;
