@@ -205,13 +205,15 @@ export function distance(A: Probabilities, B: Probabilities): number {
   let r = 0;
   const pa = A.p;
   const pb = B.p;
+  const sa = A.size;
+  const sb = B.size;
   if (A.vertices) {
     const va = A.vertices;
     if (B.vertices) {
       const vb = B.vertices;
       let i = 0;
       let j = 0;
-      while (i < A.size && j < B.size) {
+      while (i < sa && j < sb) {
         const x = va[i] as number;
         const y = vb[j] as number;
         if (x < y) {
@@ -227,32 +229,32 @@ export function distance(A: Probabilities, B: Probabilities): number {
           j++;
         }
       }
-      if (i === A.size) for (; j < B.size; j++) r += (pb[j] as number) * (pb[j] as number);
-      else for (; i < A.size; i++) r += (pa[i] as number) * (pa[i] as number);
+      if (i === sa) for (; j < sb; j++) r += (pb[j] as number) * (pb[j] as number);
+      else for (; i < sa; i++) r += (pa[i] as number) * (pa[i] as number);
     } else {
       let i = 0;
-      for (let j = 0; j < A.size; j++) {
+      for (let j = 0; j < sa; j++) {
         const at = va[j] as number;
         for (; i < at; i++) r += (pb[i] as number) * (pb[i] as number);
         const d = (pa[j] as number) - (pb[i] as number);
         r += d * d;
         i++;
       }
-      for (; i < B.size; i++) r += (pb[i] as number) * (pb[i] as number);
+      for (; i < sb; i++) r += (pb[i] as number) * (pb[i] as number);
     }
   } else if (B.vertices) {
     const vb = B.vertices;
     let i = 0;
-    for (let j = 0; j < B.size; j++) {
+    for (let j = 0; j < sb; j++) {
       const at = vb[j] as number;
       for (; i < at; i++) r += (pa[i] as number) * (pa[i] as number);
       const d = (pa[i] as number) - (pb[j] as number);
       r += d * d;
       i++;
     }
-    for (; i < A.size; i++) r += (pa[i] as number) * (pa[i] as number);
+    for (; i < sa; i++) r += (pa[i] as number) * (pa[i] as number);
   } else {
-    for (let i = 0; i < A.size; i++) {
+    for (let i = 0; i < sa; i++) {
       const d = (pa[i] as number) - (pb[i] as number);
       r += d * d;
     }
