@@ -3,8 +3,8 @@
 # and answers one JSON line: {"ok", "seconds" (the call alone), "load_seconds" (reading the file and building the
 # igraph.Graph, when this request built it), "modularity" (clusterings), "error"}. Names in expr: g (the graph, edge
 # attribute "weight"), E (its edge list as pairs, built before the clock starts), hub (the BFS/SSSP source row),
-# seeds (rows 0..9, the ego-graph seeds), ig. With "repeat": r, the call runs r times (no more once
-# "cap_seconds" have been spent) and the best time answers.
+# seeds (rows 0..9, the ego-graph seeds), ig. With "repeat": r, the call runs up to r times (no more
+# when another would pass "cap_seconds") and the best time answers.
 import json
 import sys
 import time
@@ -48,17 +48,17 @@ def answer(request):
             edge_lists[key] = g.get_edgelist()
         names["E"] = edge_lists[key]
     seconds = float("inf")
-    spent = 0.0
+    spent = last = 0.0
     cap = float(request.get("cap_seconds", 1e9))
     for _ in range(max(1, int(request.get("repeat", 1)))):
-        if spent >= cap:
+        if spent + last >= cap:
             break
         result = None
         start = time.perf_counter()
         result = eval(expr, names)  # noqa: S307 - the bench's own expressions
-        took = time.perf_counter() - start
-        spent += took
-        seconds = min(seconds, took)
+        last = time.perf_counter() - start
+        spent += last
+        seconds = min(seconds, last)
     out = {"ok": True, "seconds": seconds, "load_seconds": load_seconds}
     if request.get("kind") == "clustering":
         membership = result.membership if hasattr(result, "membership") else list(result)

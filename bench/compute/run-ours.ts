@@ -1,12 +1,12 @@
-// bench/compute: runs one of our registered algorithms once, in its own process (so a time cap can kill it and its
-// peak memory is its own), on the bench graph file, and prints one JSON line: load (tables), CSR build, run times,
-// memory beyond the tables, the CSR's bytes, and for clusterings the modularity.
+// bench/compute: runs one of our registered algorithms on each requested backend in turn, in its own process (so a
+// time cap can kill it and its peak memory is its own), on one CSR of the bench graph file, and prints one JSON line
+// per backend: load (tables), CSR build, run times, memory beyond the tables, the CSR's bytes, clusterings' modularity.
 // Run by bench/compute.ts as: node --expose-gc bench/compute/run-ours.ts '<json request>'
 import { readFileSync, writeFileSync } from "node:fs";
 import { buildCsr, type ComputeGraph, type Csr, undirected } from "../../kernels/cpu/csr.ts";
-import { createComputeContext, resolveBackend } from "../../src/compute/backend.ts";
+import { createComputeContext } from "../../src/compute/backend.ts";
 import { findAlgorithm } from "../../src/compute/registry.ts";
-import { type Backend, type ComputeContext, cpuContext } from "../../src/compute/types.ts";
+import { type Backend, ComputeCancelled, type ComputeOutput } from "../../src/compute/types.ts";
 import type { ParamValue } from "./cases.ts";
 import { readGraph } from "./graph-file.ts";
 import { modularity } from "./stats.ts";
@@ -17,19 +17,23 @@ export type OursRequest = {
   directed: boolean;
   weighted: boolean;
   params: Record<string, ParamValue>;
-  backend: Backend;
+  /** Run in turn on one CSR; each answers its own JSON line. */
+  backends: Backend[];
   pivots: number;
   clustering: boolean;
-  /** Runs the algorithm this many times (no more once capMs has been spent); the best time answers. */
+  /** Runs the algorithm up to this many times per backend (no more once capMs has been spent); the best time answers. */
   repeat: number;
+  /** Past this a run is cancelled (through the context's checkCancelled) and answers timedOut. */
   capMs: number;
-  /** Writes the first output column here as float64, for the sampled-vs-exact comparison. */
+  /** Writes the first output column to `${save}-${backend}.f64` as float64, for the sampled-vs-exact comparison. */
   save?: string;
 };
 
 export type OursReply = {
+  backend?: Backend;
   ok: boolean;
   error?: string;
+  timedOut?: boolean;
   loadMs?: number;
   csrMs?: number;
   /** Best of the runs, and the first (cold) one. */
@@ -52,21 +56,18 @@ function statusBytes(field: string): number {
 const csrBytes = (c: Csr) =>
   c.outStart.byteLength + c.outEdges.byteLength + c.outDst.byteLength + c.inStart.byteLength + c.inEdges.byteLength + c.inSrc.byteLength;
 
-function contextFor(backend: Backend): ComputeContext {
-  if (backend === "cpu") return cpuContext;
-  const resolved = resolveBackend("opencl");
-  if (resolved.backend !== "opencl") throw new Error(`no OpenCL backend: ${resolved.reason}`);
-  const ctx = createComputeContext({ backend: "opencl" });
-  if (ctx.backend !== "opencl") throw new Error("createComputeContext gave no OpenCL context");
-  return ctx;
+function say(reply: OursReply): void {
+  process.stdout.write(`${JSON.stringify(reply)}\n`);
 }
+const message = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 
-function run(request: OursRequest): OursReply {
+function run(request: OursRequest): void {
   const [library = "", name = ""] = request.key.split("/");
   const entry = findAlgorithm(library, name);
-  if (!entry) return { ok: false, error: "not registered" };
-  if (!entry.backends.includes(request.backend)) return { ok: false, error: `no ${request.backend} backend` };
-  const ctx = contextFor(request.backend);
+  if (!entry) {
+    say({ ok: false, error: "not registered" });
+    return;
+  }
 
   let start = performance.now();
   const tables = readGraph(request.file);
@@ -100,50 +101,64 @@ function run(request: OursRequest): OursReply {
     } else params[key] = value;
   }
 
-  // Best of `repeat` runs (the first pays for JIT compilation and, on OpenCL, building the program); all of them
-  // count toward the peak memory.
-  let runMs = Number.POSITIVE_INFINITY;
-  let firstMs = 0;
-  let out: ReturnType<typeof entry.run> = { kind: "nodes", columns: [] };
-  let spent = 0;
-  for (let r = 0; r < Math.max(1, request.repeat) && spent < request.capMs; r++) {
-    if (r > 0) {
-      out = { kind: "nodes", columns: [] };
-      gc?.();
+  for (const backend of request.backends) {
+    if (!entry.backends.includes(backend)) {
+      say({ backend, ok: false, error: `no ${backend} backend` });
+      continue;
     }
-    start = performance.now();
-    out = entry.run(graph, params, ctx, name);
-    const took = performance.now() - start;
-    spent += took;
-    if (r === 0) firstMs = took;
-    runMs = Math.min(runMs, took);
+    gc?.();
+    // Each backend's peak is its own: the counter restarts from what is resident now (tables, CSR, garbage-free).
+    writeFileSync("/proc/self/clear_refs", "5");
+    const deadline = performance.now() + request.capMs;
+    const ctx = createComputeContext({ backend, cancelled: () => performance.now() > deadline });
+    // Best of `repeat` runs (the first pays for JIT compilation and, on OpenCL, building the program).
+    let runMs = Number.POSITIVE_INFINITY;
+    let firstMs = 0;
+    let spent = 0;
+    let last = 0;
+    let out: ComputeOutput | undefined;
+    try {
+      for (let r = 0; r < Math.max(1, request.repeat) && spent + last < request.capMs; r++) {
+        out = undefined;
+        if (r > 0) gc?.();
+        start = performance.now();
+        out = entry.run(graph, params, ctx, name);
+        last = performance.now() - start;
+        spent += last;
+        if (r === 0) firstMs = last;
+        runMs = Math.min(runMs, last);
+      }
+    } catch (error) {
+      if (error instanceof ComputeCancelled) say({ backend, ok: false, timedOut: true });
+      else say({ backend, ok: false, error: message(error) });
+      continue;
+    }
+    if (!out) continue;
+    const beyondBytes = statusBytes("VmHWM") - baseline;
+    const reply: OursReply = { backend, ok: true, loadMs, csrMs, runMs, firstMs, beyondBytes, csrBytes: csrBytes(csr), output: out.kind };
+    if (dropped.length) reply.dropped = dropped;
+    if (out.kind !== "graph") {
+      const first = out.columns[0];
+      if (first && request.clustering && out.kind === "nodes") {
+        const membership = first.values as ArrayLike<number>;
+        reply.modularity = modularity(tables, membership);
+        reply.communities = new Set(Array.from({ length: tables.n }, (_, i) => membership[i])).size;
+      }
+      if (first && request.save) {
+        const values = first.values as ArrayLike<number>;
+        writeFileSync(
+          `${request.save}-${backend}.f64`,
+          Float64Array.from({ length: values.length }, (_, i) => Number(values[i])),
+        );
+      }
+    }
+    say(reply);
+    out = undefined;
   }
-  const beyondBytes = statusBytes("VmHWM") - baseline;
-
-  const reply: OursReply = { ok: true, loadMs, csrMs, runMs, firstMs, beyondBytes, csrBytes: csrBytes(csr), output: out.kind };
-  if (dropped.length) reply.dropped = dropped;
-  if (out.kind !== "graph") {
-    const first = out.columns[0];
-    if (first && request.clustering && out.kind === "nodes") {
-      const membership = first.values as ArrayLike<number>;
-      reply.modularity = modularity(tables, membership);
-      reply.communities = new Set(Array.from({ length: tables.n }, (_, i) => membership[i])).size;
-    }
-    if (first && request.save) {
-      const values = first.values as ArrayLike<number>;
-      writeFileSync(
-        request.save,
-        Float64Array.from({ length: values.length }, (_, i) => Number(values[i])),
-      );
-    }
-  }
-  return reply;
 }
 
-let reply: OursReply;
 try {
-  reply = run(JSON.parse(process.argv[2] ?? "{}") as OursRequest);
+  run(JSON.parse(process.argv[2] ?? "{}") as OursRequest);
 } catch (error) {
-  reply = { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+  say({ ok: false, error: message(error) });
 }
-process.stdout.write(`${JSON.stringify(reply)}\n`);
