@@ -32,7 +32,7 @@ export function sortedOut(graph: ComputeGraph): { start: Int32Array; nbr: Int32A
 /**
  * Each node's distinct neighbours on the undirected graph, sorted by row, with the summed weight of the edges
  * joining them (a self-loop makes a node its own neighbour, its weight counted once per loop edge).
- * `weight` null: every distinct neighbour weighs 1. `total` sums each node's entries.
+ * `weight` null: every distinct neighbour weighs 1 and `wt` is empty. `total` sums each node's entries.
  * Built from the shared undirected adjacency: marks drop repeats, short lists are insertion-sorted in place.
  */
 export function neighbourSets(
@@ -49,7 +49,7 @@ export function neighbourSets(
   const len = u.nbr.length;
   const start = new Int32Array(n + 1);
   const nbr = new Int32Array(len);
-  const wt = new Float64Array(len);
+  const wt = weight ? new Float64Array(len) : new Float64Array(0);
   const total = new Float64Array(n);
   const stamp = new Int32Array(n).fill(-1);
   const acc = weight ? new Float64Array(n) : null;
@@ -83,14 +83,16 @@ export function neighbourSets(
     }
     let sum = 0;
     for (let i = first; i < k; i++) {
-      const w = acc ? (acc[nbr[i] as number] as number) : 1;
-      wt[i] = w;
-      sum += w;
+      if (acc) {
+        const w = acc[nbr[i] as number] as number;
+        wt[i] = w;
+        sum += w;
+      } else sum += 1;
     }
     total[r] = sum;
     start[r + 1] = k;
   }
-  return { start, nbr: nbr.subarray(0, k), wt: wt.subarray(0, k), total };
+  return { start, nbr: nbr.subarray(0, k), wt: weight ? wt.subarray(0, k) : wt, total };
 }
 
 /** The bound weight checked for shortest paths and trees: finite, and not negative where `nonNegative`. */

@@ -23,7 +23,7 @@ export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolea
   )({
     start: sets.start,
     nbr: sets.nbr,
-    wt: weight ? sets.wt : new Float64Array(0),
+    wt: sets.wt,
     total: sets.total,
     src: graph.src,
     dst: graph.dst,
