@@ -6,14 +6,14 @@ import type pl from "nodejs-polars";
 import { isAppError } from "../errors/app-error.ts";
 import { createTableCache } from "../gfql/surface/table-cache.ts";
 import { linkTable, writeTable } from "../ingest/table-files.ts";
-import { loadExtraAlgorithms } from "./algorithm-lookup.ts";
+import { loadAlgorithms } from "./algorithm-lookup.ts";
 import { createComputeContext } from "./backend.ts";
 import type { ComputeJob, ComputeJobResult, ComputeProgress, WorkerMessage, WorkerReply } from "./compute-pool.ts";
 import { parseCompute } from "./params.ts";
 import { runEntries } from "./run-entries.ts";
 import { ComputeCancelled } from "./types.ts";
 
-await loadExtraAlgorithms();
+await loadAlgorithms();
 
 const cache = createTableCache(Number((workerData as { cacheBytes?: number } | null)?.cacheBytes ?? 0));
 /** Progress is posted at most this often per job (the last report of an entry always goes). */

@@ -4,6 +4,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
 import type { Viewer } from "../auth/viewer.ts";
+import { loadAlgorithms } from "../compute/algorithm-lookup.ts";
 import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
 import { parseCompute } from "../compute/params.ts";
 import type { Backend } from "../compute/types.ts";
@@ -277,7 +278,10 @@ export function createDatasetService(deps: {
     readRefs(input.nodeFiles, "node_files");
     readRefs(input.edgeFiles, "edge_files");
     // Unknown algorithms and parameters answer before anything is made; ids and columns once the tables exist.
-    if (input.compute !== undefined && input.compute !== null) parseCompute(input.compute);
+    if (input.compute !== undefined && input.compute !== null) {
+      await loadAlgorithms();
+      parseCompute(input.compute);
+    }
     for (const [i, transform] of (input.edgeHypergraphTransform ?? []).entries())
       readHypergraphOptions(transform, `edge_hypergraph_transform[${i}]`);
     const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
@@ -414,6 +418,7 @@ export function createDatasetService(deps: {
     compute: unknown,
     options: ComputeRunOptions & { viewer?: Viewer | undefined } = {},
   ): Promise<DatasetRecord> {
+    await loadAlgorithms();
     parseCompute(compute);
     const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
     if (!record.dataVersion)

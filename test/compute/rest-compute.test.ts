@@ -2,7 +2,7 @@
 // uploads), every 400, results checked against python-igraph on the same graph.
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
+import { loadAlgorithms, registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { ALGORITHMS, computeSchema } from "../../src/compute/registry.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
@@ -11,6 +11,7 @@ import { entries } from "./service-entries.fixture.ts";
 
 process.env.COMPUTE_EXTRA_ALGORITHMS = fileURLToPath(new URL("./service-entries.fixture.ts", import.meta.url));
 registerAlgorithms(entries);
+await loadAlgorithms();
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
+import { loadAlgorithms, registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { applyOutput } from "../../src/compute/apply-output.ts";
 import type { ComputeProgress } from "../../src/compute/compute-pool.ts";
 import { computeGraphOf, csrOfTables } from "../../src/compute/graph-from-tables.ts";
@@ -19,6 +19,7 @@ import { entries } from "./service-entries.fixture.ts";
 
 process.env.COMPUTE_EXTRA_ALGORITHMS = fileURLToPath(new URL("./service-entries.fixture.ts", import.meta.url));
 registerAlgorithms(entries);
+await loadAlgorithms();
 
 const tables = () => ({
   nodes: pl.DataFrame({ id: [10, 11, 12, 13], name: ["a", "b", "c", "d"], score: [1.5, null, 2, 3] }),

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import pl from "nodejs-polars";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
+import { loadAlgorithms, registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { entries } from "../compute/service-entries.fixture.ts";
@@ -16,6 +16,7 @@ import { errorOf, sampleGraph } from "./helpers.ts";
 
 process.env.COMPUTE_EXTRA_ALGORITHMS = fileURLToPath(new URL("../compute/service-entries.fixture.ts", import.meta.url));
 registerAlgorithms(entries);
+await loadAlgorithms();
 
 type Json = Record<string, unknown>;
 const call = (fn: string, params: Json) => ({ type: "Call", function: fn, params });

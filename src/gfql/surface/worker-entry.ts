@@ -1,20 +1,31 @@
 // The worker thread that runs GFQL queries, so a query past its time limit can be stopped by ending the thread.
 import { parentPort, workerData } from "node:worker_threads";
-import { loadExtraAlgorithms } from "../../compute/algorithm-lookup.ts";
+import { algorithmsLoaded, loadAlgorithms } from "../../compute/algorithm-lookup.ts";
 import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
 import type { WorkerReply } from "./query-pool.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
 import { createTableCache } from "./table-cache.ts";
-
-// fixture algorithms of the test suites (COMPUTE_EXTRA_ALGORITHMS), for compute_igraph / compute_cugraph
-await loadExtraAlgorithms();
 
 const options = (workerData ?? {}) as { cacheBytes?: number; maxIntermediateRows?: number };
 const cache = createTableCache(Number(options.cacheBytes ?? 0));
 // The cap is read from this thread's own copy of the environment (src/gfql/limits.ts): the server's setting wins.
 if (options.maxIntermediateRows) process.env[MAX_INTERMEDIATE_ROWS_ENV] = String(options.maxIntermediateRows);
 
-parentPort?.on("message", (message: { id: number; job: QueryJob; deadline: number }) => {
+type Message = { id: number; job: QueryJob; deadline: number };
+
+/** Whether a query may call compute_igraph / compute_cugraph (then the algorithms are loaded before it runs). */
+const mayCompute = (query: unknown) => (typeof query === "string" ? query : (JSON.stringify(query) ?? "")).includes("compute_");
+
+// Jobs run one after another, in the order they came; only a job that computes may wait (once) for the algorithms.
+let previous: Promise<void> = Promise.resolve();
+parentPort?.on("message", (message: Message) => {
+  previous = previous.then(async () => {
+    if (!algorithmsLoaded() && mayCompute(message.job.query)) await loadAlgorithms().catch(() => {});
+    handle(message);
+  });
+});
+
+function handle(message: Message): void {
   // A job that waited here past its time limit was answered already: skip it.
   if (Date.now() >= message.deadline) {
     parentPort?.postMessage({ id: message.id, expired: true } satisfies WorkerReply);
@@ -26,4 +37,4 @@ parentPort?.on("message", (message: { id: number; job: QueryJob; deadline: numbe
   } catch (error) {
     parentPort?.postMessage({ id: message.id, failure: failureOf(error) });
   }
-});
+}
