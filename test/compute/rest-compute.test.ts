@@ -249,6 +249,36 @@ describe("compute over REST and GraphQL", () => {
     expect(answerOf<number>(undirected?.[1])).toBeGreaterThanOrEqual(answerOf<number>(undirected?.[0]) - 0.01);
   });
 
+  it("takes integer node ids from a nodes file: cuGraph bfs and sssp from a node id, distances as igraph's", async () => {
+    const g = graph(31, 25, 60);
+    const edgeCsv = `s,d,w\n${g.edges.map(([s, d, w]) => `${s},${d},${w}`).join("\n")}\n`;
+    const nodeCsv = `id,kind\n${Array.from({ length: g.n }, (_, i) => `${i},k${i % 3}`).join("\n")}\n`;
+    const created = await create(
+      body(
+        await file(edgeCsv),
+        {
+          hops: { libraries: ["cugraph"], alg: "bfs", params: { start: 0 } },
+          dist: { libraries: ["cugraph"], alg: "sssp", params: { source: "0" } },
+        },
+        await file(nodeCsv),
+      ),
+    );
+    expect(created.status).toBe(200);
+    const nodes = await rows(created.body.data.dataset_id, "nodes");
+    expect(nodes.map((r) => r.id)).toEqual(Array.from({ length: g.n }, (_, i) => i));
+    const [ref] = await runReference([
+      {
+        n: g.n,
+        edges: g.edges.map(([s, d]) => [s, d] as const),
+        edgeAttrs: { weight: g.edges.map(([, , w]) => w) },
+        calls: ["g.distances(source=0)[0]", "g.distances(source=0, weights='weight')[0]"],
+      },
+    ]);
+    const finite = (values: unknown[]) => values.map((d) => (typeof d === "number" && Number.isFinite(d) ? d : null));
+    expect(nodes.map((r) => r.hops)).toEqual(finite(answerOf<unknown[]>(ref?.[0])));
+    expect(nodes.map((r) => r.dist)).toEqual(finite(answerOf<unknown[]>(ref?.[1])));
+  });
+
   it("answers the k-core graph as igraph's k_core does", async () => {
     const g = graph(29, 40, 110);
     const edgeFile = await file(g.csv);
