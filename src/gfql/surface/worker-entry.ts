@@ -19,10 +19,13 @@ const mayCompute = (query: unknown) => (typeof query === "string" ? query : (JSO
 // Jobs run one after another, in the order they came; only a job that computes may wait (once) for the algorithms.
 let previous: Promise<void> = Promise.resolve();
 parentPort?.on("message", (message: Message) => {
-  previous = previous.then(async () => {
-    if (!algorithmsLoaded() && mayCompute(message.job.query)) await loadAlgorithms().catch(() => {});
-    handle(message);
-  });
+  previous = previous
+    .then(async () => {
+      if (!algorithmsLoaded() && mayCompute(message.job.query)) await loadAlgorithms().catch(() => {});
+      handle(message);
+    })
+    // one job's failure to answer must not stop the jobs after it
+    .catch(() => {});
 });
 
 function handle(message: Message): void {
