@@ -5,8 +5,8 @@ import { type BrandesArgs, type BrandesResult, brandes } from "../../../../kerne
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { type AlgorithmEntry, type ComputeContext, ComputeInputError } from "../../types.ts";
 import { adjacency, entryWeights, requirePositive, simpleAdjacency } from "./adjacency.ts";
-import { inBatches, pickSources } from "./sources.ts";
-import { weightedBrandes } from "./weighted-brandes.ts";
+import { overSources, pickSources, type SourceKernel, summed } from "./sources.ts";
+import { type WeightedBrandesArgs, weightedBrandes } from "./weighted-brandes.ts";
 
 type Lists = { start: Int32Array; nbr: Int32Array; link: Int32Array | null; links: number; weight: Float64Array | null };
 
@@ -18,20 +18,32 @@ function accumulate(
   sources: Int32Array,
   options: { cutoff: number; endpoints: boolean },
 ): { node: Float64Array; edge: Float64Array } {
-  const kernel = ctx.kernel<BrandesArgs, BrandesResult>("brandes", brandes);
-  return inBatches(ctx, "betweenness", sources, n, lists.link ? lists.links : 0, (slice) => {
-    const common = {
-      n,
-      start: lists.start,
-      nbr: lists.nbr,
-      link: lists.link,
-      links: lists.links,
-      sources: slice,
-      endpoints: options.endpoints,
+  const links = lists.link ? lists.links : 0;
+  const sums = summed(n, links);
+  const common = { n, start: lists.start, nbr: lists.nbr, link: lists.link, links: lists.links, endpoints: options.endpoints };
+  const perSource = n + lists.nbr.length;
+  if (lists.weight) {
+    const kernel: SourceKernel<WeightedBrandesArgs, BrandesResult> = {
+      name: "weighted-brandes",
+      module: new URL("./weighted-brandes.ts", import.meta.url),
+      exportName: "weightedBrandes",
+      local: weightedBrandes,
+      base: { ...common, weight: lists.weight, cutoff: options.cutoff },
+      perSource: perSource * 4,
     };
-    if (lists.weight) return weightedBrandes({ ...common, weight: lists.weight, cutoff: options.cutoff });
-    return kernel({ ...common, cutoff: options.cutoff < 0 ? -1 : Math.floor(options.cutoff) });
-  });
+    overSources(ctx, "betweenness", kernel, sources, sums.take);
+  } else {
+    const kernel: SourceKernel<BrandesArgs, BrandesResult> = {
+      name: "brandes",
+      module: new URL("../../../../kernels/cpu/brandes.ts", import.meta.url),
+      exportName: "brandes",
+      local: brandes,
+      base: { ...common, cutoff: options.cutoff < 0 ? -1 : Math.floor(options.cutoff) },
+      perSource,
+    };
+    overSources(ctx, "betweenness", kernel, sources, sums.take);
+  }
+  return { node: sums.node, edge: sums.edge };
 }
 
 export const igraphBetweenness: AlgorithmEntry = {

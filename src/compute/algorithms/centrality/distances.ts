@@ -5,33 +5,48 @@ import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { type PathStatsArgs, type PathStatsResult, pathStats } from "../../../../kernels/cpu/path-stats.ts";
 import type { AlgorithmEntry, ComputeContext, ParamSpec } from "../../types.ts";
 import { adjacency, entryWeights, type Mode, modeParam, readMode, requirePositive } from "./adjacency.ts";
-import { weightedPathStats } from "./weighted-paths.ts";
+import { overSources, type SourceKernel } from "./sources.ts";
+import { type WeightedPathStatsArgs, weightedPathStats } from "./weighted-paths.ts";
 
 /** Per node: the summary of the paths from it ("out"), to it ("in") or ignoring directions ("all"). */
 function stats(ctx: ComputeContext, graph: ComputeGraph, mode: Mode, weights: Float64Array | null, cutoff: number): PathStatsResult {
   const { n } = graph;
   const adj = adjacency(graph, mode);
-  const entry = weights ? entryWeights(adj, weights) : null;
-  const kernel = ctx.kernel<PathStatsArgs, PathStatsResult>("path-stats", pathStats);
   const out: PathStatsResult = {
     sum: new Float64Array(n),
     reached: new Int32Array(n),
     harmonic: new Float64Array(n),
     farthest: new Float64Array(n),
   };
-  const size = Math.max(64, Math.ceil(n / 50));
-  for (let at = 0; at < n; at += size) {
-    ctx.checkCancelled();
-    const sources = new Int32Array(Math.min(size, n - at));
-    for (let i = 0; i < sources.length; i++) sources[i] = at + i;
-    const part = entry
-      ? weightedPathStats({ n, start: adj.start, nbr: adj.nbr, weight: entry, sources, cutoff })
-      : kernel({ n, start: adj.start, nbr: adj.nbr, sources, cutoff: cutoff < 0 ? -1 : Math.floor(cutoff) });
-    out.sum.set(part.sum, at);
-    out.reached.set(part.reached, at);
-    out.harmonic.set(part.harmonic, at);
-    out.farthest.set(part.farthest, at);
-    ctx.progress({ phase: "shortest paths", fraction: Math.min(1, (at + size) / n) });
+  const take = (part: PathStatsResult, offset: number) => {
+    out.sum.set(part.sum, offset);
+    out.reached.set(part.reached, offset);
+    out.harmonic.set(part.harmonic, offset);
+    out.farthest.set(part.farthest, offset);
+  };
+  const sources = new Int32Array(n);
+  for (let i = 0; i < n; i++) sources[i] = i;
+  const perSource = n + adj.nbr.length;
+  if (weights) {
+    const kernel: SourceKernel<WeightedPathStatsArgs, PathStatsResult> = {
+      name: "weighted-path-stats",
+      module: new URL("./weighted-paths.ts", import.meta.url),
+      exportName: "weightedPathStats",
+      local: weightedPathStats,
+      base: { n, start: adj.start, nbr: adj.nbr, weight: entryWeights(adj, weights), cutoff },
+      perSource: perSource * 4,
+    };
+    overSources(ctx, "shortest paths", kernel, sources, take);
+  } else {
+    const kernel: SourceKernel<PathStatsArgs, PathStatsResult> = {
+      name: "path-stats",
+      module: new URL("../../../../kernels/cpu/path-stats.ts", import.meta.url),
+      exportName: "pathStats",
+      local: pathStats,
+      base: { n, start: adj.start, nbr: adj.nbr, cutoff: cutoff < 0 ? -1 : Math.floor(cutoff) },
+      perSource,
+    };
+    overSources(ctx, "shortest paths", kernel, sources, take);
   }
   return out;
 }

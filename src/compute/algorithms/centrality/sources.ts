@@ -1,6 +1,8 @@
-// Source nodes for betweenness: all of them, or k sampled without replacement with a seeded generator
-// (cuGraph's and networkx's `k` and `seed`), and batching them through a kernel with progress and cancellation.
+// Source nodes for the all-sources kernels (betweenness, distance sums): all of them, or k sampled without
+// replacement with a seeded generator (cuGraph's and networkx's `k` and `seed`), run in slices with progress and
+// cancellation between slices, and on the CPU backend split across a kernel pool when the work is large.
 import { type ComputeContext, ComputeInputError } from "../../types.ts";
+import { type KernelPool, kernelPool, poolMinimum, poolThreads } from "./threads.ts";
 
 /** mulberry32 over the seed; the same seed picks the same pivots. */
 function generator(seed: number): () => number {
@@ -30,24 +32,77 @@ export function pickSources(n: number, k: number | null | undefined, seed: numbe
   return all.slice(0, k);
 }
 
-/** Runs `batch` over slices of `sources`, summing the node and edge scores, reporting progress between slices. */
-export function inBatches(
+/** A kernel over a slice of sources: where it lives (for pool threads), this thread's copy, its other arguments. */
+export type SourceKernel<A extends { sources: Int32Array }, R> = {
+  /** The kernel's name (ctx.kernel) and the module and export holding its CPU twin. */
+  name: string;
+  module: URL;
+  exportName: string;
+  local: (args: A) => R;
+  base: Omit<A, "sources">;
+  /** Work per source, roughly (nodes + adjacency entries): large totals are split across threads. */
+  perSource: number;
+};
+
+/** Work (sources x per-source) above which a pool pays for its start-up. */
+const POOL_WORK = 2e8;
+
+/**
+ * Runs the kernel over `sources` in slices, calling take(result, offset of the slice in sources) for each; on the
+ * CPU backend the slices of a round run on a kernel pool's threads at once.
+ */
+export function overSources<A extends { sources: Int32Array }, R>(
   ctx: ComputeContext,
   phase: string,
+  kernel: SourceKernel<A, R>,
   sources: Int32Array,
+  take: (result: R, offset: number) => void,
+): void {
+  const threads = poolThreads();
+  const parallel = ctx.backend === "cpu" && threads > 1 && sources.length * kernel.perSource >= poolMinimum(POOL_WORK);
+  const run = parallel ? kernel.local : ctx.kernel(kernel.name, kernel.local);
+  let pool: KernelPool<A, R> | undefined;
+  try {
+    if (parallel) pool = kernelPool<A, R>(kernel.module, kernel.exportName, kernel.base as A, kernel.local, threads);
+    const width = pool ? pool.size : 1;
+    const rounds = pool ? 10 : 50;
+    const slice = Math.max(pool ? 1 : 64, Math.ceil(sources.length / (rounds * width)));
+    for (let at = 0; at < sources.length; ) {
+      ctx.checkCancelled();
+      const parts: { sources: Int32Array; offset: number }[] = [];
+      for (let t = 0; t < width && at < sources.length; t++, at += slice) {
+        parts.push({ sources: sources.subarray(at, Math.min(sources.length, at + slice)), offset: at });
+      }
+      if (pool) {
+        const results = pool.run(parts.map((p) => ({ sources: p.sources.slice() }) as Partial<A>));
+        for (const [i, result] of results.entries()) take(result, (parts[i] as { offset: number }).offset);
+      } else {
+        for (const p of parts) take(run({ ...kernel.base, sources: p.sources } as A), p.offset);
+      }
+      ctx.progress({ phase, fraction: Math.min(1, at / sources.length) });
+    }
+  } finally {
+    pool?.close();
+  }
+}
+
+/** Sums node and edge scores over slices (the betweenness kernels' results). */
+export function summed(
   n: number,
   links: number,
-  batch: (slice: Int32Array) => { node: Float64Array; edge: Float64Array | null },
-): { node: Float64Array; edge: Float64Array } {
+): {
+  node: Float64Array;
+  edge: Float64Array;
+  take: (part: { node: Float64Array; edge: Float64Array | null }) => void;
+} {
   const node = new Float64Array(n);
   const edge = new Float64Array(links);
-  const size = Math.max(64, Math.ceil(sources.length / 50));
-  for (let at = 0; at < sources.length; at += size) {
-    ctx.checkCancelled();
-    const part = batch(sources.subarray(at, Math.min(sources.length, at + size)));
-    for (let i = 0; i < n; i++) node[i] = (node[i] as number) + (part.node[i] as number);
-    if (part.edge) for (let j = 0; j < links; j++) edge[j] = (edge[j] as number) + (part.edge[j] as number);
-    ctx.progress({ phase, fraction: Math.min(1, (at + size) / sources.length) });
-  }
-  return { node, edge };
+  return {
+    node,
+    edge,
+    take(part) {
+      for (let i = 0; i < n; i++) node[i] = (node[i] as number) + (part.node[i] as number);
+      if (part.edge) for (let j = 0; j < links; j++) edge[j] = (edge[j] as number) + (part.edge[j] as number);
+    },
+  };
 }

@@ -14,8 +14,6 @@ export type WeightedBrandesArgs = {
   /** Paths longer than this are ignored (-1: no limit). */
   cutoff: number;
   endpoints: boolean;
-  /** Called between sources (progress, cancellation). */
-  onSource?: (done: number) => void;
 };
 
 const EPS = 1e-10;
@@ -144,7 +142,6 @@ export function weightedBrandes(args: WeightedBrandesArgs): { node: Float64Array
       delta[v] = 0;
       settled[v] = 0;
     }
-    args.onSource?.(b + 1);
   }
   return { node, edge };
 }

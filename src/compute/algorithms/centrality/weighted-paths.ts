@@ -2,14 +2,16 @@
 // summarizes breadth-first ones: the CPU-only path of weighted closeness and harmonic centrality.
 import type { PathStatsResult } from "../../../../kernels/cpu/path-stats.ts";
 
-export function weightedPathStats(args: {
+export type WeightedPathStatsArgs = {
   n: number;
   start: Int32Array;
   nbr: Int32Array;
   weight: Float64Array;
   sources: Int32Array;
   cutoff: number;
-}): PathStatsResult {
+};
+
+export function weightedPathStats(args: WeightedPathStatsArgs): PathStatsResult {
   const { n, start, nbr, weight, sources, cutoff } = args;
   const count = sources.length;
   const sum = new Float64Array(count);
