@@ -117,9 +117,10 @@ describe("Call refusals", () => {
   it("refuses unknown and unimplemented functions and params by name", () => {
     expect(fail([call("pagerank")])).toMatchObject({ code: "INVALID_INPUT", path: "chain[0].function" });
     expect(fail([call("pagerank")]).message).toMatch(/^\[E303\] function 'pagerank' is not in the safelist/);
-    const unsupported = fail([call("compute_igraph", { alg: "pagerank" })]);
-    expect(unsupported.message).toMatch(/^\[unsupported-call\] 'compute_igraph' is not supported yet; supported: get_degrees, /);
+    const unsupported = fail([call("layout_igraph", { layout: "fr" })]);
+    expect(unsupported.message).toMatch(/^\[unsupported-call\] 'layout_igraph' is not supported yet; supported: get_degrees, /);
     expect(unsupported.message).toContain("group_by");
+    expect(unsupported.message).toContain("compute_igraph");
     expect(fail([call("get_degrees", { bogus: 1 })])).toMatchObject({ path: "chain[0].params.bogus" });
     expect(fail([call("get_degrees", { bogus: 1 })]).message).toMatch(/^\[E303\] unknown parameter 'bogus' for 'get_degrees'/);
     expect(fail([call("filter_nodes_by_dict")]).message).toMatch(/^\[E105\] missing required parameter 'filter_dict'/);
