@@ -54,7 +54,8 @@ async function compare(c: Case, call: string, membership: Int32Array, weighted: 
       edgeAttrs: c.weight ? { weight: c.weight } : {},
       calls: [
         `g.modularity(${JSON.stringify(Array.from(membership))}${w})`,
-        `(lambda m: [g.modularity(m${w}), len(set(m))])(${call}.membership)`,
+        // python-igraph draws from python's random: seeded, so the reference answer is the same every run.
+        `(lambda m: [g.modularity(m${w}), len(set(m))])((__import__('random').seed(7), ${call})[1].membership)`,
       ],
     },
   ]);
@@ -95,8 +96,8 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
   it("weighs edges by `weights`, reads a directed graph both ways, and anneals with parallel updates", async () => {
     const c = planted(11, 3, 12, 0.4, 0.05, true);
     const weights = Float64Array.from(c.weight ?? []);
-    const m = ours(c, { weights, cool_fact: 0.95 });
-    const q = await compare(c, "g.community_spinglass(weights='weight', cool_fact=0.95)", m, true);
+    const m = ours(c, { weights });
+    const q = await compare(c, "g.community_spinglass(weights='weight')", m, true);
     expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
     const d = { ...planted(12, 3, 12, 0.4, 0.05), directed: true };
     const md = ours(d, { gamma: 1.2, cool_fact: 0.95 });
