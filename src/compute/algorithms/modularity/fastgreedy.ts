@@ -3,7 +3,7 @@
 import type { ComputeContext } from "../../types.ts";
 import { renumber, type WGraph } from "./graph.ts";
 
-/** A max-heap of (gain, a, b) candidate merges; stale entries are skipped when popped. */
+/** A max-heap of (gain, community, version) entries; stale entries are skipped when popped. */
 class PairHeap {
   gain: Float64Array = new Float64Array(1024);
   a: Int32Array = new Int32Array(1024);
@@ -59,14 +59,18 @@ class PairHeap {
   }
 }
 
-/** The membership at the dendrogram's best modularity (igraph's as_clustering()), renumbered 0..k-1. */
+/**
+ * The membership at the dendrogram's best modularity (igraph's as_clustering()), renumbered 0..k-1.
+ * Lazy CNM: maps hold e_ij (edge weight share between communities), ΔQ_ij = 2(e_ij - a_i a_j) is computed when
+ * read; each community's heap entry is an upper bound on its best ΔQ (values only fall as partners grow), checked
+ * (and rescanned) when it reaches the top. Merges stop once the best ΔQ is not positive: no later cut is better.
+ */
 export function fastGreedy(g: WGraph, ctx: ComputeContext): Int32Array {
   const { n, total } = g;
   const membership = new Int32Array(n);
   for (let v = 0; v < n; v++) membership[v] = v;
   if (total <= 0) return membership;
-  // dq[i]: community i's neighbours -> ΔQ of merging them (2(e_ij - a_i a_j)); a[i] = K_i / 2m.
-  const dq: Map<number, number>[] = [];
+  const e: Map<number, number>[] = [];
   const a = new Float64Array(n);
   let q = 0;
   for (let v = 0; v < n; v++) {
@@ -75,56 +79,102 @@ export function fastGreedy(g: WGraph, ctx: ComputeContext): Int32Array {
     const row = new Map<number, number>();
     for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
       const u = g.nbr[j] as number;
-      row.set(u, (row.get(u) ?? 0) + (2 * (g.w[j] as number)) / total);
+      row.set(u, (row.get(u) ?? 0) + (g.w[j] as number) / total);
     }
-    for (const [u, e] of row) row.set(u, e - 2 * (a[v] as number) * (a[u] as number));
-    dq.push(row);
+    e.push(row);
   }
+  const bestK = new Int32Array(n).fill(-1);
+  const bound = new Float64Array(n);
+  const dirty = new Uint8Array(n);
+  const version = new Int32Array(n);
   const heap = new PairHeap();
-  for (let v = 0; v < n; v++) for (const [u, x] of dq[v] as Map<number, number>) if (v < u) heap.push(x, v, u);
+  const push = (i: number) => {
+    version[i] = (version[i] as number) + 1;
+    heap.push(bound[i] as number, i, version[i] as number);
+  };
+  /** i's exact best merge (ties: the lowest community id). */
+  const rescan = (i: number) => {
+    let bk = -1;
+    let bv = Number.NEGATIVE_INFINITY;
+    const ai = a[i] as number;
+    for (const [k, x] of e[i] as Map<number, number>) {
+      const d = 2 * (x - ai * (a[k] as number));
+      if (d > bv || (d === bv && k < bk)) {
+        bv = d;
+        bk = k;
+      }
+    }
+    bestK[i] = bk;
+    bound[i] = bv;
+    dirty[i] = 0;
+    if (bk >= 0) push(i);
+  };
+  for (let v = 0; v < n; v++) rescan(v);
   // Merges in order: `from` joined `into`; the best prefix is replayed at the end.
   const mergeFrom: number[] = [];
   const mergeInto: number[] = [];
   let bestQ = q;
   let bestSteps = 0;
   while (heap.size > 0) {
-    const x = heap.gain[0] as number;
-    let i = heap.a[0] as number;
-    let j = heap.b[0] as number;
+    const top = heap.a[0] as number;
+    const stamp = heap.b[0] as number;
+    const value = heap.gain[0] as number;
     heap.pop();
-    const current = (dq[i] as Map<number, number>).get(j);
-    if (current === undefined || current !== x) continue;
+    if (version[top] !== stamp || bestK[top] < 0) continue;
+    if (dirty[top] === 1) {
+      rescan(top);
+      continue;
+    }
+    const partner = bestK[top] as number;
+    const x = (e[top] as Map<number, number>).get(partner);
+    const actual = x === undefined ? Number.NEGATIVE_INFINITY : 2 * (x - (a[top] as number) * (a[partner] as number));
+    if (actual < value - 1e-14) {
+      rescan(top);
+      continue;
+    }
+    if (actual <= 0) break;
+    let i = top;
+    let j = partner;
     // Merge the smaller neighbourhood into the larger.
-    if ((dq[i] as Map<number, number>).size > (dq[j] as Map<number, number>).size) {
-      const t = i;
-      i = j;
-      j = t;
+    if ((e[i] as Map<number, number>).size > (e[j] as Map<number, number>).size) {
+      i = partner;
+      j = top;
     }
-    const di = dq[i] as Map<number, number>;
-    const dj = dq[j] as Map<number, number>;
-    di.delete(j);
-    dj.delete(i);
-    for (const [k, xik] of di) {
-      const dk = dq[k] as Map<number, number>;
-      const xjk = dj.get(k);
-      const next = xjk === undefined ? xik - 2 * (a[j] as number) * (a[k] as number) : xik + xjk;
-      dj.set(k, next);
-      dk.delete(i);
-      dk.set(j, next);
-      heap.push(next, Math.min(j, k), Math.max(j, k));
+    const ei = e[i] as Map<number, number>;
+    const ej = e[j] as Map<number, number>;
+    ei.delete(j);
+    ej.delete(i);
+    const aj = (a[i] as number) + (a[j] as number);
+    for (const [k, eik] of ei) {
+      const ek = e[k] as Map<number, number>;
+      const next = (ej.get(k) ?? 0) + eik;
+      ej.set(k, next);
+      ek.delete(i);
+      ek.set(j, next);
+      const d = 2 * (next - aj * (a[k] as number));
+      if (bestK[k] === i || bestK[k] === j) {
+        dirty[k] = 1;
+        if (d > (bound[k] as number)) bound[k] = d;
+        push(k);
+      } else if (d > (bound[k] as number)) {
+        bestK[k] = j;
+        bound[k] = d;
+        push(k);
+      }
     }
-    for (const [k, xjk] of dj) {
-      if (di.has(k)) continue;
-      const dk = dq[k] as Map<number, number>;
-      const next = xjk - 2 * (a[i] as number) * (a[k] as number);
-      dj.set(k, next);
-      dk.set(j, next);
-      heap.push(next, Math.min(j, k), Math.max(j, k));
-    }
-    di.clear();
-    a[j] = (a[j] as number) + (a[i] as number);
+    ei.clear();
+    // j's pairs: each at most ΔQ_j + ΔQ_i (both sides) or one of them.
+    const bi = bound[i] as number;
+    const bj = bound[j] as number;
+    bound[j] = Math.max(bi, bj, bi + bj);
+    dirty[j] = 1;
+    a[j] = aj;
     a[i] = 0;
-    q += x;
+    bestK[i] = -1;
+    version[i] = (version[i] as number) + 1;
+    if (ej.size > 0) push(j);
+    else bestK[j] = -1;
+    q += actual;
     mergeFrom.push(i);
     mergeInto.push(j);
     if (q > bestQ + 1e-12) {
