@@ -120,7 +120,7 @@ export function fastGreedy(g: WGraph, ctx: ComputeContext): Int32Array {
     const stamp = heap.b[0] as number;
     const value = heap.gain[0] as number;
     heap.pop();
-    if (version[top] !== stamp || bestK[top] < 0) continue;
+    if (version[top] !== stamp || (bestK[top] as number) < 0) continue;
     if (dirty[top] === 1) {
       rescan(top);
       continue;
