@@ -432,10 +432,18 @@ export function createDatasetService(deps: {
       compute,
       options,
     );
-    const updated = await db.dataset.update({ where: { id }, data: fields }).catch(async (error: unknown) => {
+    // Only onto the version it read: an upload that landed meanwhile is not overwritten (the job runner retries).
+    const switched = await db.dataset
+      .updateMany({ where: { id, dataVersion: record.dataVersion }, data: fields })
+      .catch(async (error: unknown) => {
+        await blobs.remove(["datasets", id, "tables", fields.dataVersion]);
+        throw error;
+      });
+    if (switched.count === 0) {
       await blobs.remove(["datasets", id, "tables", fields.dataVersion]);
-      throw error;
-    });
+      throw new AppError("CONFLICT", `dataset ${id} changed while the compute ran; run it again on the new tables`);
+    }
+    const updated = await db.dataset.findUniqueOrThrow({ where: { id } });
     deps.datasetRows.forget(id);
     const previous = record.dataVersion;
     setTimeout(() => void blobs.remove(["datasets", id, "tables", previous]).catch(() => {}), OLD_VERSION_MS).unref();

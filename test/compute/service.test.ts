@@ -256,6 +256,29 @@ describe("runComputeOnDataset", () => {
     ).rejects.toBeInstanceOf(ComputeCancelled);
   });
 
+  it("answers CONFLICT and writes nothing when the dataset moved to another version while it ran", async () => {
+    const before = await datasets().getForSession(id);
+    const db = gw.gateway.services.db;
+    let moved = false;
+    const run = runComputeOnDataset(
+      datasets(),
+      id,
+      { r: { libraries: ["igraph"], alg: "test_rounds", params: { rounds: 8, round_ms: 100 } } },
+      {
+        onProgress: (p) => {
+          if (p.phase !== "rounds" || moved) return;
+          moved = true;
+          // another writer (an upload) switches the dataset to its own version meanwhile (Prisma runs a query on then)
+          void db.dataset.update({ where: { id }, data: { dataVersion: "moved-elsewhere" } }).then(() => {});
+        },
+      },
+    );
+    await expect(run).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(moved).toBe(true);
+    expect((await db.dataset.findUniqueOrThrow({ where: { id } })).dataVersion).toBe("moved-elsewhere");
+    await db.dataset.update({ where: { id }, data: { dataVersion: before.dataVersion } });
+  });
+
   it("refuses bad entries with the field, from the main thread or from the worker", async () => {
     await expect(runComputeOnDataset(datasets(), id, { x: { libraries: ["igraph"], alg: "nope" } })).rejects.toMatchObject({
       code: "INVALID_INPUT",
