@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { cugraphBetweenness, cugraphEdgeBetweenness, igraphBetweenness } from "../../src/compute/algorithms/centrality/betweenness.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
 import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
-import { asCompute, byNode, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
+import { asCompute, byNode, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [
   fixture(11, 60, 140, { isolated: 3, loops: 3, multi: 5 }),
@@ -22,19 +22,17 @@ describe("igraph betweenness", () => {
       { params: { weights: "weight" }, call: "g.betweenness(weights='weight')" },
       { params: { weights: "weight", cutoff: 7 }, call: "g.betweenness(weights='weight', cutoff=7)" },
     ];
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const answers =
-          (
-            await runReference([{ n: g.n, edges: g.edges, directed, edgeAttrs: { weight: g.weight }, calls: cases.map((c) => c.call) }])
-          )[0] ?? [];
-        for (const [k, c] of cases.entries()) {
-          const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
-          expectClose(column(runEntry(igraphBetweenness, asCompute(g, directed), params), "betweenness"), refValue<number[]>(answers[k]));
-        }
+    for (const { g, directed, answers } of await eachReference(graphs, () => ({ calls: cases.map((c) => c.call) }))) {
+      for (const [k, c] of cases.entries()) {
+        const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
+        expectClose(
+          column(runEntry(igraphBetweenness, asCompute(g, directed), params), "betweenness"),
+          refValue<number[]>(answers[k]),
+          `${c.call} directed=${directed}`,
+        );
       }
     }
-  });
+  }, 120_000);
 
   it("refuses weights that are not positive, as igraph does", async () => {
     const g = graphs[2] ?? fixture(13, 30, 45);
@@ -47,19 +45,18 @@ describe("igraph betweenness", () => {
 
 describe("cugraph betweenness_centrality and edge_betweenness_centrality (networkx's)", () => {
   it("match nx with normalized, endpoints and weight", async () => {
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const calls = [
-          "nx.betweenness_centrality(G)",
-          "nx.betweenness_centrality(G, normalized=False)",
-          "nx.betweenness_centrality(G, endpoints=True)",
-          "nx.betweenness_centrality(G, normalized=False, endpoints=True)",
-          "nx.betweenness_centrality(G, weight='weight')",
-          "[v for k, v in sorted(nx.edge_betweenness_centrality(G).items(), key=lambda kv: kv[0][2])]",
-          "[v for k, v in sorted(nx.edge_betweenness_centrality(G, normalized=False).items(), key=lambda kv: kv[0][2])]",
-          "[v for k, v in sorted(nx.edge_betweenness_centrality(G, weight='weight').items(), key=lambda kv: kv[0][2])]",
-        ];
-        const answers = (await runReference([{ n: g.n, edges: g.edges, directed, edgeAttrs: { weight: g.weight }, calls }]))[0] ?? [];
+    const calls = [
+      "nx.betweenness_centrality(G)",
+      "nx.betweenness_centrality(G, normalized=False)",
+      "nx.betweenness_centrality(G, endpoints=True)",
+      "nx.betweenness_centrality(G, normalized=False, endpoints=True)",
+      "nx.betweenness_centrality(G, weight='weight')",
+      "[v for k, v in sorted(nx.edge_betweenness_centrality(G).items(), key=lambda kv: kv[0][2])]",
+      "[v for k, v in sorted(nx.edge_betweenness_centrality(G, normalized=False).items(), key=lambda kv: kv[0][2])]",
+      "[v for k, v in sorted(nx.edge_betweenness_centrality(G, weight='weight').items(), key=lambda kv: kv[0][2])]",
+    ];
+    for (const { g, directed, answers } of await eachReference(graphs, () => ({ calls }))) {
+      {
         const plain = asCompute(g, directed);
         const weighted = asCompute(g, directed, true);
         const nodeRuns = [
@@ -69,16 +66,18 @@ describe("cugraph betweenness_centrality and edge_betweenness_centrality (networ
           runEntry(cugraphBetweenness, plain, { normalized: false, endpoints: true }),
           runEntry(cugraphBetweenness, weighted, { weight: "weight" }),
         ];
-        for (const [k, out] of nodeRuns.entries()) expectClose(column(out, "betweenness_centrality"), byNode(refValue(answers[k]), g.n));
+        for (const [k, out] of nodeRuns.entries())
+          expectClose(column(out, "betweenness_centrality"), byNode(refValue(answers[k]), g.n), `${calls[k]} directed=${directed}`);
         const edgeRuns = [
           runEntry(cugraphEdgeBetweenness, plain, {}, "eb"),
           runEntry(cugraphEdgeBetweenness, plain, { normalized: false }, "eb"),
           runEntry(cugraphEdgeBetweenness, weighted, { weight: "weight" }, "eb"),
         ];
-        for (const [k, out] of edgeRuns.entries()) expectClose(column(out, "eb"), refValue<number[]>(answers[5 + k]));
+        for (const [k, out] of edgeRuns.entries())
+          expectClose(column(out, "eb"), refValue<number[]>(answers[5 + k]), `${calls[5 + k]} directed=${directed}`);
       }
     }
-  });
+  }, 120_000);
 
   it("samples k pivots deterministically by seed; k = n is the exact answer", () => {
     const g = fixture(14, 300, 900);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { igraphCloseness, igraphEccentricity, igraphHarmonic } from "../../src/compute/algorithms/centrality/distances.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
 import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
-import { asCompute, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
+import { asCompute, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [fixture(21, 60, 120, { isolated: 3, loops: 2, multi: 4 }), fixture(22, 120, 180, { isolated: 1 })];
 
@@ -40,17 +40,11 @@ describe("igraph closeness, harmonic_centrality, eccentricity", () => {
       { entry: igraphEccentricity, params: { mode: "out" }, call: "g.eccentricity(mode='out')" },
       { entry: igraphEccentricity, params: { mode: "in" }, call: "g.eccentricity(mode='in')" },
     );
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const answers =
-          (
-            await runReference([{ n: g.n, edges: g.edges, directed, edgeAttrs: { weight: g.weight }, calls: cases.map((c) => c.call) }])
-          )[0] ?? [];
-        for (const [k, c] of cases.entries()) {
-          const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
-          const got = column(runEntry(c.entry, asCompute(g, directed), params, "x"), "x");
-          expectClose(got, refValue<(number | null)[]>(answers[k]), `${c.call} directed=${directed}`);
-        }
+    for (const { g, directed, answers } of await eachReference(graphs, () => ({ calls: cases.map((c) => c.call) }))) {
+      for (const [k, c] of cases.entries()) {
+        const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
+        const got = column(runEntry(c.entry, asCompute(g, directed), params, "x"), "x");
+        expectClose(got, refValue<(number | null)[]>(answers[k]), `${c.call} directed=${directed}`);
       }
     }
   });

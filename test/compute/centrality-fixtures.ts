@@ -3,6 +3,7 @@
 import { expect } from "vitest";
 import { type ComputeGraph, computeGraph } from "../../kernels/cpu/csr.ts";
 import { type AlgorithmEntry, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
+import { type ReferenceAnswer, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 export type TestGraph = { n: number; edges: [number, number][]; weight: number[] };
@@ -98,4 +99,25 @@ export function expectClose(
 export function byNode(value: unknown, n: number): (number | null)[] {
   const dict = value as Record<string, number | null>;
   return Array.from({ length: n }, (_, i) => dict[String(i)] ?? null);
+}
+
+/**
+ * Every graph read directed and undirected, with its reference answers from ONE python run (python-igraph and
+ * networkx take seconds to import: one process per test, not per graph).
+ */
+export async function eachReference(
+  graphs: readonly TestGraph[],
+  request: (g: TestGraph, directed: boolean) => { calls: string[]; weighted?: boolean },
+): Promise<{ g: TestGraph; directed: boolean; answers: ReferenceAnswer[] }[]> {
+  const combos = graphs.flatMap((g) => [true, false].map((directed) => ({ g, directed, ...request(g, directed) })));
+  const all = await runReference(
+    combos.map(({ g, directed, calls, weighted }) => ({
+      n: g.n,
+      edges: g.edges,
+      directed,
+      ...(weighted === false ? {} : { edgeAttrs: { weight: g.weight } }),
+      calls,
+    })),
+  );
+  return combos.map(({ g, directed }, i) => ({ g, directed, answers: all[i] ?? [] }));
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { cugraphPagerank, igraphPagerank } from "../../src/compute/algorithms/centrality/pagerank.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
 import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
-import { asCompute, byNode, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
+import { asCompute, byNode, column, eachReference, expectClose, fixture, runEntry, type TestGraph } from "./centrality-fixtures.ts";
 
 const graphs = [
   fixture(1, 60, 150, { isolated: 3, loops: 3, multi: 4 }),
@@ -21,21 +21,17 @@ describe("igraph pagerank", () => {
       { directed: true, params: { weights: "weight" }, call: "g.pagerank(weights='weight')" },
       { directed: false, params: { weights: "weight", damping: 0.7 }, call: "g.pagerank(weights='weight', damping=0.7)" },
     ];
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const mine = cases.filter((c) => c.directed === directed);
-        const answers =
-          (
-            await runReference([{ n: g.n, edges: g.edges, directed, edgeAttrs: { weight: g.weight }, calls: mine.map((c) => c.call) }])
-          )[0] ?? [];
-        mine.forEach((c, k) => {
-          const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
-          const out = runEntry(igraphPagerank, asCompute(g, directed), params, "pr");
-          expectClose(column(out, "pr"), refValue<number[]>(answers[k]));
-        });
+    const mineFor = (directed: boolean) => cases.filter((c) => c.directed === directed);
+    for (const { g, directed, answers } of await eachReference(graphs, (_, directed) => ({
+      calls: mineFor(directed).map((c) => c.call),
+    }))) {
+      for (const [k, c] of mineFor(directed).entries()) {
+        const params = { ...c.params, ...(c.params.weights ? { weights: Float64Array.from(g.weight) } : {}) };
+        const out = runEntry(igraphPagerank, asCompute(g, directed), params, "pr");
+        expectClose(column(out, "pr"), refValue<number[]>(answers[k]), `${c.call} directed=${directed}`);
       }
     }
-  });
+  }, 120_000);
 
   it("ignores zero weights as PRPACK does", async () => {
     const g = fixture(4, 30, 60);
@@ -48,17 +44,16 @@ describe("igraph pagerank", () => {
 
 describe("cugraph pagerank (networkx's pagerank)", () => {
   it("matches nx.pagerank with the bound weight, alpha, tol, max_iter, personalization and nstart", async () => {
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
+    const callsFor = (g: TestGraph) => [
+      "nx.pagerank(G, tol=1e-5, weight=None)", // cuGraph's default tol (networkx's is 1e-6)
+      "nx.pagerank(G, tol=1e-5, weight='weight')",
+      "nx.pagerank(G, alpha=0.6, tol=1e-9, max_iter=500, weight=None)",
+      `nx.pagerank(G, personalization={i: (i % 3) + 1 for i in range(${g.n})}, nstart={i: (i % 7) + 1 for i in range(${g.n})}, tol=1e-5, weight=None)`,
+    ];
+    for (const { g, directed, answers } of await eachReference(graphs, (g) => ({ calls: callsFor(g) }))) {
+      {
         const personal = Array.from({ length: g.n }, (_, i) => (i % 3) + 1);
         const start = Array.from({ length: g.n }, (_, i) => (i % 7) + 1);
-        const calls = [
-          "nx.pagerank(G, tol=1e-5, weight=None)", // cuGraph's default tol (networkx's is 1e-6)
-          "nx.pagerank(G, tol=1e-5, weight='weight')",
-          "nx.pagerank(G, alpha=0.6, tol=1e-9, max_iter=500, weight=None)",
-          `nx.pagerank(G, personalization={i: (i % 3) + 1 for i in range(${g.n})}, nstart={i: (i % 7) + 1 for i in range(${g.n})}, tol=1e-5, weight=None)`,
-        ];
-        const answers = (await runReference([{ n: g.n, edges: g.edges, directed, edgeAttrs: { weight: g.weight }, calls }]))[0] ?? [];
         const runs = [
           runEntry(cugraphPagerank, asCompute(g, directed)),
           runEntry(cugraphPagerank, asCompute(g, directed, true)),
@@ -68,10 +63,11 @@ describe("cugraph pagerank (networkx's pagerank)", () => {
             nstart: Float64Array.from(start),
           }),
         ];
-        for (const [k, out] of runs.entries()) expectClose(column(out, "pagerank"), byNode(refValue(answers[k]), g.n));
+        for (const [k, out] of runs.entries())
+          expectClose(column(out, "pagerank"), byNode(refValue(answers[k]), g.n), `${callsFor(g)[k]} directed=${directed}`);
       }
     }
-  });
+  }, 120_000);
 
   it("refuses a run that does not converge in max_iter, as networkx and cuGraph do, unless told not to fail", async () => {
     const g = graphs[1] ?? fixture(2, 10, 10);

@@ -5,55 +5,43 @@ import { igraphBibcoupling, igraphCocitation } from "../../src/compute/algorithm
 import { igraphConstraint } from "../../src/compute/algorithms/centrality/constraint.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
 import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
-import { asCompute, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
+import { asCompute, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [fixture(41, 50, 120, { isolated: 3, loops: 3, multi: 5 }), fixture(42, 90, 200)];
 
 describe("igraph constraint", () => {
   it("matches python-igraph, weighted and not", async () => {
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const answers =
-          (
-            await runReference([
-              {
-                n: g.n,
-                edges: g.edges,
-                directed,
-                edgeAttrs: { weight: g.weight },
-                calls: ["g.constraint()", "g.constraint(weights='weight')"],
-              },
-            ])
-          )[0] ?? [];
-        expectClose(
-          column(runEntry(igraphConstraint, asCompute(g, directed)), "constraint"),
-          refValue<number[]>(answers[0]),
-          `directed=${directed}`,
-        );
-        expectClose(
-          column(runEntry(igraphConstraint, asCompute(g, directed), { weights: Float64Array.from(g.weight) }), "constraint"),
-          refValue<number[]>(answers[1]),
-          `weighted directed=${directed}`,
-        );
-      }
+    for (const { g, directed, answers } of await eachReference(graphs, () => ({
+      calls: ["g.constraint()", "g.constraint(weights='weight')"],
+    }))) {
+      expectClose(
+        column(runEntry(igraphConstraint, asCompute(g, directed)), "constraint"),
+        refValue<number[]>(answers[0]),
+        `directed=${directed}`,
+      );
+      expectClose(
+        column(runEntry(igraphConstraint, asCompute(g, directed), { weights: Float64Array.from(g.weight) }), "constraint"),
+        refValue<number[]>(answers[1]),
+        `weighted directed=${directed}`,
+      );
     }
-  });
+  }, 120_000);
 });
 
 describe("igraph bibcoupling and cocitation", () => {
   it("answer igraph's n x n matrix as a list per node", async () => {
-    for (const g of graphs) {
-      for (const directed of [true, false]) {
-        const answers = (await runReference([{ n: g.n, edges: g.edges, directed, calls: ["g.bibcoupling()", "g.cocitation()"] }]))[0] ?? [];
-        for (const [k, entry] of [igraphBibcoupling, igraphCocitation].entries()) {
-          const out = runEntry(entry, asCompute(g, directed), {}, "m");
-          if (out.kind !== "nodes") throw new Error("expected node columns");
-          expect(out.columns[0]?.type).toBe("list<int64>");
-          expect(Array.from(out.columns[0]?.values as ArrayLike<number[]>)).toEqual(refValue(answers[k]));
-        }
+    for (const { g, directed, answers } of await eachReference(graphs, () => ({
+      calls: ["g.bibcoupling()", "g.cocitation()"],
+      weighted: false,
+    }))) {
+      for (const [k, entry] of [igraphBibcoupling, igraphCocitation].entries()) {
+        const out = runEntry(entry, asCompute(g, directed), {}, "m");
+        if (out.kind !== "nodes") throw new Error("expected node columns");
+        expect(out.columns[0]?.type).toBe("list<int64>");
+        expect(Array.from(out.columns[0]?.values as ArrayLike<number[]>)).toEqual(refValue(answers[k]));
       }
     }
-  });
+  }, 120_000);
 
   it("refuses a graph whose n x n answer is too large", () => {
     expect(() => runEntry(igraphCocitation, asCompute({ n: 6000, edges: [[0, 1]], weight: [1] }, true))).toThrow(ComputeInputError);
