@@ -28,6 +28,7 @@ export const cugraphKatz: AlgorithmEntry = {
   doc: "Katz centrality per node over out-edges (float64), as networkx's katz_centrality on the reversed graph",
   run(graph, params, ctx, label) {
     const { n } = graph;
+    if (n === 0) return { kind: "nodes", columns: [{ name: label, values: new Float64Array(0) }] };
     const lists = adjacency(graph, graph.directed ? "out" : "all");
     const m = matrix(n, lists, graph.weight, !graph.directed);
     let alpha = params.alpha as number | null | undefined;
