@@ -41,9 +41,12 @@ describe("health routes", () => {
     const opencl = body.workers?.find((w) => w.backend === "opencl");
     expect(cpu?.ready).toBe(true);
     expect(typeof opencl?.clContextHealthy).toBe("boolean");
+    // Compute says which backend it runs on, and why.
+    expect(JSON.stringify(body.checks)).toMatch(/compute backend (cpu|opencl): COMPUTE_BACKEND=/);
     const gpu = await gw.json<HealthBody>("/vizsvc-gpu/secondary/gpu/health");
-    // 200 exactly when a context could be made.
-    expect(gpu.status).toBe(opencl?.clContextHealthy ? 200 : 503);
+    // 200 exactly when a context could be made and compute runs on it.
+    expect(gpu.status).toBe(opencl?.ready ? 200 : 503);
+    if (opencl?.ready) expect(opencl.clContextHealthy).toBe(true);
     if (gpu.status === 503) expect(gpu.body.failing).toEqual(["gpuWorker"]);
   });
 });

@@ -57,10 +57,16 @@ export function createHealthService(deps: { db: Db; redis: RedisClients | undefi
   function workerCheck(name: string, workers: WorkerStatus[], pick: (w: WorkerStatus) => boolean): HealthCheck {
     const ready = workers.filter((w) => pick(w) && w.ready);
     const candidates = workers.filter(pick);
+    // Which backend compute runs on, and why (COMPUTE_BACKEND, and what the OpenCL probe found).
+    const backend = deps.workers.backend();
+    const uses = `compute backend ${backend.backend}: ${backend.reason}`;
     return {
       name,
       healthy: ready.length > 0,
-      detail: ready.length > 0 ? `${ready.length} worker(s) ready` : candidates.map((w) => `${w.id}: ${w.detail}`).join("; "),
+      detail:
+        ready.length > 0
+          ? `${ready.length} worker(s) ready; ${uses}`
+          : `${candidates.map((w) => `${w.id}: ${w.detail}`).join("; ")}; ${uses}`,
       latencyMs: 0,
     };
   }
