@@ -6,11 +6,16 @@
 //   total        Float64Array per node: the sum of its entries' weights (unweighted: its count of neighbours)
 //   src, dst     Int32Array: the pairs to score (one per edge)
 //   metric       0 = Jaccard, 1 = overlap, 2 = Sorensen
+//   incStart, incPair (optional) the pairs touching each node, incPair[incStart[r] .. incStart[r + 1]) (every pair
+//                listed at both its ends; the graph's undirected view, when the pairs are its edges). The CPU twin
+//                then needs no grouping arrays of its own; results are the same without them.
 // With a = the shared part (unweighted: |N(u) ∩ N(v)|; weighted: the sum over shared neighbours x of
 // min(w(u,x), w(v,x))) and t_u, t_v the totals: Jaccard a / (t_u + t_v - a) (weighted: the union's sum of max),
 // overlap a / min(t_u, t_v), Sorensen 2a / (t_u + t_v). 0/0 gives NaN. Each pair is independent (one work-item
-// each in OpenCL, binary-searching the longer list); the CPU twin groups pairs by their end with the longer list
-// and scans the shorter list against that end's marked neighbours, O(sum of the shorter lists).
+// each in OpenCL, binary-searching the longer list); the CPU twin takes each pair at its end with the longer list
+// (ties: the smaller row), marks that end's neighbours once, and scans the shorter list against the marks in row
+// order (the order a merge meets the shared neighbours, so sums are added in the same order): O(sum of the
+// shorter lists).
 // Result: Float64Array, one value per pair.
 
 export type EdgeSimilarityArgs = {
@@ -21,43 +26,50 @@ export type EdgeSimilarityArgs = {
   src: Int32Array;
   dst: Int32Array;
   metric: number;
+  incStart?: Int32Array;
+  incPair?: Int32Array;
 };
+
+/** The end of pair (u, v) that scores it: the one with the longer list, the smaller row on a tie. */
+function bigEnd(start: Int32Array, u: number, v: number): number {
+  const du = (start[u + 1] as number) - (start[u] as number);
+  const dv = (start[v + 1] as number) - (start[v] as number);
+  return du > dv || (du === dv && u < v) ? u : v;
+}
+
+/** Pairs grouped by their scoring end (a counting sort), when the caller gives no incidence lists. */
+function groupPairs(start: Int32Array, src: Int32Array, dst: Int32Array, n: number): { incStart: Int32Array; incPair: Int32Array } {
+  const pairs = src.length;
+  const incStart = new Int32Array(n + 1);
+  for (let e = 0; e < pairs; e++) {
+    const b = bigEnd(start, src[e] as number, dst[e] as number);
+    incStart[b + 1] = (incStart[b + 1] as number) + 1;
+  }
+  for (let r = 0; r < n; r++) incStart[r + 1] = (incStart[r + 1] as number) + (incStart[r] as number);
+  const fill = incStart.slice(0, n);
+  const incPair = new Int32Array(pairs);
+  for (let e = 0; e < pairs; e++) {
+    const b = bigEnd(start, src[e] as number, dst[e] as number);
+    const at = fill[b] as number;
+    incPair[at] = e;
+    fill[b] = at + 1;
+  }
+  return { incStart, incPair };
+}
 
 export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
   const { start, nbr, wt, total, src, dst, metric } = args;
   const weighted = wt.length > 0;
   const n = total.length;
-  const pairs = src.length;
-  const out = new Float64Array(pairs);
-  // Each pair goes to its end with the longer list; pairs are grouped by that end (counting sort), whose
-  // neighbours are marked once (stamp + weight by node row); the shorter list is then scanned against the marks
-  // in row order, the order a merge meets the shared neighbours, so sums are added in the same order.
-  const big = new Int32Array(pairs);
-  const groupStart = new Int32Array(n + 1);
-  for (let e = 0; e < pairs; e++) {
-    const u = src[e] as number;
-    const v = dst[e] as number;
-    const du = (start[u + 1] as number) - (start[u] as number);
-    const dv = (start[v + 1] as number) - (start[v] as number);
-    const b = du > dv || (du === dv && u < v) ? u : v;
-    big[e] = b;
-    groupStart[b + 1] = (groupStart[b + 1] as number) + 1;
-  }
-  for (let r = 0; r < n; r++) groupStart[r + 1] = (groupStart[r + 1] as number) + (groupStart[r] as number);
-  const fill = groupStart.slice(0, n);
-  const grouped = new Int32Array(pairs);
-  for (let e = 0; e < pairs; e++) {
-    const b = big[e] as number;
-    const at = fill[b] as number;
-    grouped[at] = e;
-    fill[b] = at + 1;
-  }
-  // Marks of the current group's end: a byte per node (set, then cleared after the group), its weights beside.
+  const out = new Float64Array(src.length);
+  const { incStart, incPair } =
+    args.incStart && args.incPair ? { incStart: args.incStart, incPair: args.incPair } : groupPairs(start, src, dst, n);
+  // Marks of the current end: a byte per node (set, then cleared after the end's pairs), its weights beside.
   const marked = new Uint8Array(n);
   const mark = weighted ? new Float64Array(n) : new Float64Array(0);
   for (let b = 0; b < n; b++) {
-    const gb = groupStart[b] as number;
-    const ge = groupStart[b + 1] as number;
+    const gb = incStart[b] as number;
+    const ge = incStart[b + 1] as number;
     if (gb === ge) continue;
     const bEnd = start[b + 1] as number;
     for (let j = start[b] as number; j < bEnd; j++) {
@@ -66,9 +78,12 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
       if (weighted) mark[x] = wt[j] as number;
     }
     for (let g = gb; g < ge; g++) {
-      const e = grouped[g] as number;
+      const e = incPair[g] as number;
       const u = src[e] as number;
-      const o = u === b ? (dst[e] as number) : u;
+      const v = dst[e] as number;
+      // A pair listed at both ends is scored at its big end only (a pair (b, b) twice, to the same value).
+      if (bigEnd(start, u, v) !== b) continue;
+      const o = u === b ? v : u;
       let shared = 0;
       const oEnd = start[o + 1] as number;
       for (let j = start[o] as number; j < oEnd; j++) {

@@ -1,7 +1,6 @@
 // The similarity family (cuGraph's jaccard, overlap, sorensen, their _coefficient and _w names): for each edge,
 // the similarity of its endpoints' neighbour sets on the undirected graph, as an edge column named by the label.
-
-import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
+import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
 import { edgeSimilarity } from "../../../../kernels/cpu/edge-similarity.ts";
 import type { AlgorithmEntry, ComputeContext, ComputeOutput, ParamSpec } from "../../types.ts";
 import { checkedWeight, neighbourSets } from "./adjacency.ts";
@@ -10,17 +9,18 @@ const METRIC = { jaccard: 0, overlap: 1, sorensen: 2 } as const;
 type Metric = keyof typeof METRIC;
 
 /**
- * Per edge row, the similarity of N(src) and N(dst) (distinct neighbours, edge direction ignored, a self-loop making
- * a node its own neighbour as cuGraph's adjacency lists it; networkx's common_neighbors leaves the pair's own ends out). Weighted (cuGraph 24's use_weight, by the bound edge weight, parallel edges' weights
- * summed): shared = sum of min(w(u,x), w(v,x)) over common neighbours x, against each node's total weight.
+ * Per edge row, the similarity of N(src) and N(dst): distinct neighbours, edge direction ignored, a self-loop making
+ * a node its own neighbour as cuGraph's adjacency lists it (networkx's common_neighbors leaves the pair's own ends
+ * out). Weighted (cuGraph 24's use_weight, by the bound edge weight, parallel edges' weights summed): shared = the
+ * sum of min(w(u,x), w(v,x)) over common neighbours x, against each node's total weight.
  */
 export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolean, ctx: ComputeContext): Float64Array {
   const weight = weighted ? checkedWeight(graph.weight, "edge_weight", true) : null;
   const sets = neighbourSets(graph, weight);
-  return ctx.kernel(
-    "edge-similarity",
-    edgeSimilarity,
-  )({
+  // The undirected view lists every edge at both its ends: the twin scores each edge from it without grouping.
+  const view = undirected(graph);
+  const kernel = ctx.kernel("edge-similarity", edgeSimilarity);
+  return kernel({
     start: sets.start,
     nbr: sets.nbr,
     wt: sets.wt,
@@ -28,6 +28,8 @@ export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolea
     src: graph.src,
     dst: graph.dst,
     metric: METRIC[metric],
+    incStart: view.start,
+    incPair: view.edge,
   });
 }
 
