@@ -2,6 +2,9 @@
 // than 0.01 below that of igraph's own partition, on karate, planted, weighted and directed graphs; seeded, deterministic.
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { infomap } from "../../src/compute/algorithms/flow-communities/infomap.ts";
+import { FlowGraph } from "../../src/compute/algorithms/flow-communities/infomap-flow.ts";
+import { DEFAULT_SEED, random } from "../../src/compute/algorithms/flow-communities/random.ts";
 import { findAlgorithm } from "../../src/compute/registry.ts";
 import { cpuContext } from "../../src/compute/types.ts";
 import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
@@ -75,6 +78,26 @@ describe.skipIf(!GRAPH_PYTHON)("igraph community_infomap", () => {
     const q = await compare(c, "g.community_infomap()", m, false);
     expect(q.ours).toBeGreaterThanOrEqual(q.theirs - 0.01);
     expect(count(m)).toBe(q.theirCount);
+  }, 120_000);
+
+  it("reaches igraph's code length (bits): the map equation it minimizes", async () => {
+    const k = await karate();
+    const cases: Case[] = [k, { ...k, directed: true }, planted(5, 4, 20, 0.3, 0.03), { ...planted(6, 3, 20, 0.3, 0.04), directed: true }];
+    const answers = await runReference(
+      cases.map((c) => ({
+        n: c.n,
+        edges: c.edges,
+        directed: c.directed ?? false,
+        calls: ["(__import__('random').seed(7), g.community_infomap())[1].codelength"],
+      })),
+    );
+    for (const [i, c] of cases.entries()) {
+      const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
+      const { codelength } = infomap(FlowGraph.fromGraph(graph, null, null), 10, random(DEFAULT_SEED), cpuContext);
+      const theirs = answerValue<number>(answers[i]?.[0]);
+      expect(codelength, `case ${i}`).toBeLessThanOrEqual(theirs + 0.01);
+      expect(codelength, `case ${i}`).toBeGreaterThan(theirs - 0.5);
+    }
   }, 120_000);
 
   it("recovers seeded planted partitions as well as igraph (modularity within 0.01)", async () => {
