@@ -24,6 +24,8 @@ export class LineServer {
     this.stderr = "";
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (chunk: string) => {
+      // A killed child's last words must not answer the next child's request.
+      if (this.child !== child) return;
       this.buffer += chunk;
       const end = this.buffer.indexOf("\n");
       if (end < 0) return;
@@ -35,10 +37,11 @@ export class LineServer {
     });
     child.stderr.setEncoding("utf8");
     child.stderr.on("data", (chunk: string) => {
-      this.stderr = (this.stderr + chunk).slice(-2000);
+      if (this.child === child) this.stderr = (this.stderr + chunk).slice(-2000);
     });
     child.on("exit", (code, signal) => {
-      if (this.child === child) this.child = undefined;
+      if (this.child !== child) return;
+      this.child = undefined;
       const done = this.waiting;
       this.waiting = undefined;
       done?.({ crashed: `exited (${signal ?? code}): ${this.stderr.trim().split("\n").slice(-3).join(" | ")}` });
