@@ -42,6 +42,9 @@ export function dominant(
   options: { shift: number; tol: number; maxIter: number; phase: string },
 ): { vector: Float64Array; iterations: number; converged: boolean } {
   let x = scaleToMax(Float64Array.from(start));
+  // Rounding can hold the change just above a very small tol: below 1e-10, 200 steps without halving it end the loop.
+  let best = Number.POSITIVE_INFINITY;
+  let stale = 0;
   for (let it = 1; it <= options.maxIter; it++) {
     const y = apply(x);
     if (options.shift !== 0) for (let i = 0; i < n; i++) y[i] = (y[i] as number) + options.shift * (x[i] as number);
@@ -54,6 +57,10 @@ export function dominant(
       ctx.progress({ phase: options.phase, iteration: it });
     }
     if (change < options.tol) return { vector: x, iterations: it, converged: true };
+    if (change < best / 2) {
+      best = change;
+      stale = 0;
+    } else if (change < 1e-10 && ++stale >= 200) return { vector: x, iterations: it, converged: true };
   }
   return { vector: x, iterations: options.maxIter, converged: false };
 }
