@@ -42,6 +42,10 @@ export const DatasetRef = builder.objectRef<DatasetRecord>("Dataset").implement(
       description: "Schemas of the materialized node and edge tables.",
       resolve: (d) => d.tablesSchemas,
     }),
+    dataVersion: t.exposeString("dataVersion", {
+      nullable: true,
+      description: "Opaque version of the materialized tables: it changes whenever they are rebuilt or a compute stores new columns.",
+    }),
     report: t.exposeString("report", { description: "What building the tables repaired (dropped rows, added nodes), with counts." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),

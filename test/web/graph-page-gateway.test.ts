@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServerProcess } from "../helpers/server-process.ts";
 import { CHROMIUM, chromiumAvailable } from "./harness/browser.ts";
-import { ADMIN, shareWith, signIn } from "./harness/gateway-session.ts";
+import { ADMIN, bearer, graphql, shareWith, signIn } from "./harness/gateway-session.ts";
 import { ARTIFACTS, type PageGateway, startPageGateway } from "./harness/page-gateway.ts";
 
 const available = chromiumAvailable();
@@ -81,5 +81,34 @@ describe.skipIf(!available)(title, () => {
     await viewer.page.screenshot({ path: join(ARTIFACTS, "gateway-second-viewer.png"), timeout: 60_000 });
     await owner.context.close();
     await viewer.context.close();
+  }, 240_000);
+
+  it("an open page reads its bound columns again when a compute job stores new values under their names", async () => {
+    const owner = await signIn(browser, server.url, ADMIN.username, ADMIN.password);
+    const asked: string[] = [];
+    owner.page.on("request", (request) => asked.push(new URL(request.url()).pathname + new URL(request.url()).search));
+    await owner.page.goto(`${server.url}/graph/graph.html?dataset=${datasetId}`);
+    await owner.page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+    const nodeReads = () => asked.filter((line) => /nodes\.arrow\?columns=/.test(line)).length;
+    const before = nodeReads();
+    // `score` is bound to the points' size: PageRank written under that name is a new table version.
+    const auth = await bearer(server.url);
+    const run = await graphql<{ runComputeJob: { id: string } }>(
+      server.url,
+      auth,
+      "mutation($i: RunComputeJobInput!) { runComputeJob(input: $i) { id } }",
+      { i: { datasetId, label: "score", library: "igraph", alg: "pagerank" } },
+    );
+    const jobId = run.data?.runComputeJob.id as string;
+    expect(jobId).toBeTruthy();
+    const status = async () =>
+      (
+        await graphql<{ computeJob: { status: string } }>(server.url, auth, "query($id: ID!) { computeJob(id: $id) { status } }", {
+          id: jobId,
+        })
+      ).data?.computeJob.status;
+    await expect.poll(status, { timeout: 60_000, interval: 250 }).toBe("SUCCEEDED");
+    await expect.poll(nodeReads, { timeout: 30_000, interval: 250 }).toBeGreaterThan(before);
+    await owner.context.close();
   }, 240_000);
 });

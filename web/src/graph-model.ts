@@ -56,13 +56,14 @@ export async function loadGraph(routes: DataRoutes, session: VizSession): Promis
 }
 
 /** Fetches only the style and label columns of an axis whose bindings changed (the tables did not). */
-export async function reloadStyle(routes: DataRoutes, session: VizSession, model: GraphModel): Promise<void> {
+export async function reloadStyle(routes: DataRoutes, session: VizSession, model: GraphModel, tablesChanged = false): Promise<void> {
   const nodeColumns = { ...(nodeColumnsOf(session) ?? model.nodeColumns), id: model.nodeColumns.id };
   const edgeColumns = edgeColumnsOf(session);
   const nodeNames = nodeStyleColumns(nodeColumns);
   const edgeNames = edgeColumns ? edgeStyleColumns(edgeColumns) : [];
-  const nodesChanged = JSON.stringify(nodeColumns) !== JSON.stringify(model.nodeColumns);
-  const edgesChanged = JSON.stringify(edgeColumns) !== JSON.stringify(model.edgeColumns);
+  // New tables (a compute stored new values under the same names) need the bound columns read again.
+  const nodesChanged = tablesChanged || JSON.stringify(nodeColumns) !== JSON.stringify(model.nodeColumns);
+  const edgesChanged = tablesChanged || JSON.stringify(edgeColumns) !== JSON.stringify(model.edgeColumns);
   const [nodes, edges] = await Promise.all([
     nodesChanged && nodeNames.length ? routes.columns("nodes", nodeNames) : undefined,
     edgesChanged && edgeNames.length ? routes.columns("edges", edgeNames) : undefined,

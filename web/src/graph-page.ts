@@ -127,8 +127,9 @@ class GraphPage {
     }
     // The owner stored a layout: everyone else on the session moves to the same picture.
     if (change.kind === "LAYOUT" && !next.isOwner) await this.showSharedLayout();
-    if (styleSignature(previous) !== styleSignature(next)) {
-      await reloadStyle(this.routes, next, this.model);
+    const tablesChanged = previous.dataset.dataVersion !== next.dataset.dataVersion;
+    if (tablesChanged || styleSignature(previous) !== styleSignature(next)) {
+      await reloadStyle(this.routes, next, this.model, tablesChanged);
       this.view.applyStyle(this.model.style);
       this.labels.setModel(this.model, this.view.graph);
       this.search.setModel(this.model);

@@ -3,7 +3,7 @@ import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import { requestGraphQL } from "./graphql-client.ts";
 
 export const SESSION_QUERY = `query Session($id: ID!) { vizSession(id: $id) { id revision { id number } isOwner
-  dataset { id name nodeEncodings edgeEncodings fieldFilters tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
+  dataset { id name dataVersion nodeEncodings edgeEncodings fieldFilters tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
 
 export type Encodings = { bindings: Record<string, string>; complex?: unknown };
 export type TableInfo = { numRows: number; dtypes: Record<string, string> };
@@ -15,6 +15,8 @@ export type VizSession = {
   dataset: {
     id: string;
     name: string;
+    /** The tables' version: a compute job storing new columns changes it. */
+    dataVersion: string | null;
     nodeEncodings: Encodings;
     edgeEncodings: Encodings;
     fieldFilters: FieldFilter[];
