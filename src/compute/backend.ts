@@ -30,15 +30,25 @@ export type ComputeContextOptions = {
   cancelled?: () => boolean;
 };
 
-/** OpenCL failures that mean "this graph does not fit the device", not a bug: the CPU twin runs instead. */
-const DEVICE_FULL = new Set(["CL_MEM_OBJECT_ALLOCATION_FAILURE", "CL_OUT_OF_RESOURCES", "CL_OUT_OF_HOST_MEMORY", "CL_INVALID_BUFFER_SIZE"]);
+/**
+ * OpenCL failures that say "this device cannot run it" rather than "the kernel is wrong": the graph does not fit
+ * the device's memory, or the device's compiler refuses a program (an extension it lacks, such as 64-bit atomics).
+ * The CPU twin runs instead; the kernel suites run every port on PoCL, so a real bug still fails there.
+ */
+const DEVICE_CANNOT = new Set([
+  "CL_MEM_OBJECT_ALLOCATION_FAILURE",
+  "CL_OUT_OF_RESOURCES",
+  "CL_OUT_OF_HOST_MEMORY",
+  "CL_INVALID_BUFFER_SIZE",
+  "CL_BUILD_PROGRAM_FAILURE",
+]);
 
-function withCpuFallback<A, R>(port: (args: A) => R, cpu: (args: A) => R): (args: A) => R {
+export function withCpuFallback<A, R>(port: (args: A) => R, cpu: (args: A) => R): (args: A) => R {
   return (args) => {
     try {
       return port(args);
     } catch (error) {
-      if (DEVICE_FULL.has((error as { code?: string }).code ?? "")) return cpu(args);
+      if (DEVICE_CANNOT.has((error as { code?: string }).code ?? "")) return cpu(args);
       throw error;
     }
   };
@@ -46,8 +56,8 @@ function withCpuFallback<A, R>(port: (args: A) => R, cpu: (args: A) => R): (args
 
 /**
  * The context an algorithm runs with: on the opencl backend `kernel(name, cpu)` answers the kernel's OpenCL version
- * where one exists (the CPU twin otherwise, or when the device runs out of memory for this graph); progress
- * reports; cancellation.
+ * where one exists (the CPU twin otherwise, or when the device cannot run it: out of memory for this graph, a
+ * program its compiler refuses); progress reports; cancellation.
  */
 export function createComputeContext(options: ComputeContextOptions): ComputeContext {
   const { backend, onProgress, cancelled } = options;

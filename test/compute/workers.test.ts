@@ -2,6 +2,7 @@
 // and a clean fall back to the CPU when the loader is pointed at nothing.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { openclStatus } from "../../kernels/opencl/index.ts";
 import { resolveBackend } from "../../src/compute/backend.ts";
 import { probeOpenCl } from "../../src/compute/opencl-probe.ts";
 import { createComputeWorkers } from "../../src/compute/workers.ts";
@@ -53,8 +54,9 @@ describe("compute workers", () => {
     if (probe.contextHealthy) expect(probe.platforms.some((p) => p.devices.length > 0)).toBe(true);
     else expect(probe.error).toEqual(expect.any(String));
     if (process.env.CI) expect(probe).toMatchObject({ contextHealthy: true });
-    const resolved = resolveBackend("auto");
-    expect(resolved.backend).toBe(probe.contextHealthy ? "opencl" : "cpu");
+    // auto runs on OpenCL exactly when the kernels can run there (a context on a device with fp64).
+    expect(resolveBackend("auto").backend).toBe(openclStatus().available ? "opencl" : "cpu");
+    if (openclStatus().available) expect(probe.contextHealthy).toBe(true);
   });
 
   it("falls back to the CPU, saying why, when the OpenCL loader is pointed at nothing (OPENCL_LIBRARY=/nonexistent)", () => {
@@ -86,5 +88,37 @@ describe("compute workers", () => {
       clContextHealthy: false,
       detail: "no OpenCL loader at OPENCL_LIBRARY=/nonexistent",
     });
+  });
+});
+
+describe("compute context", () => {
+  it("runs the CPU twin when the device cannot run a port, and lets other errors through", async () => {
+    const { createComputeContext } = await import("../../src/compute/backend.ts");
+    const ctx = createComputeContext({ backend: "opencl" });
+    const cpu = (a: { n: number }) => a.n * 2;
+    // A kernel name no port has: the twin itself.
+    expect(ctx.kernel("no-such-kernel", cpu)({ n: 2 })).toBe(4);
+    const cpuCtx = createComputeContext({ backend: "cpu" });
+    expect(cpuCtx.kernel("pagerank", cpu)).toBe(cpu);
+    const { withCpuFallback } = await import("../../src/compute/backend.ts");
+    const failing = (code: string) => () => {
+      throw Object.assign(new Error(`clX failed: ${code}`), { code });
+    };
+    expect(withCpuFallback(failing("CL_MEM_OBJECT_ALLOCATION_FAILURE"), cpu)({ n: 3 })).toBe(6);
+    expect(withCpuFallback(failing("CL_BUILD_PROGRAM_FAILURE"), cpu)({ n: 3 })).toBe(6);
+    expect(() => withCpuFallback(failing("CL_INVALID_KERNEL_ARGS"), cpu)({ n: 3 })).toThrow(/CL_INVALID_KERNEL_ARGS/);
+  });
+
+  it("reports progress and throws ComputeCancelled once cancelled", async () => {
+    const { createComputeContext } = await import("../../src/compute/backend.ts");
+    const { ComputeCancelled } = await import("../../src/compute/types.ts");
+    const seen: unknown[] = [];
+    let cancelled = false;
+    const ctx = createComputeContext({ backend: "cpu", onProgress: (p) => seen.push(p), cancelled: () => cancelled });
+    ctx.progress({ phase: "iterate", iteration: 3, fraction: 0.5 });
+    ctx.checkCancelled();
+    cancelled = true;
+    expect(() => ctx.checkCancelled()).toThrow(ComputeCancelled);
+    expect(seen).toEqual([{ phase: "iterate", iteration: 3, fraction: 0.5 }]);
   });
 });
