@@ -35,8 +35,29 @@ const START_MS = 30_000;
 /** Pool threads started by this process (tests check that a pool really ran). */
 export const poolCounters = { threadsStarted: 0 };
 
+type Typed = Int32Array | Float64Array | Float32Array | Uint8Array | Uint32Array | Int8Array | Int16Array | Uint16Array;
+
+/**
+ * The base arguments with every typed array in shared memory: the threads then read one copy (made once here,
+ * for arrays not already shared) instead of a copy each.
+ */
+function inSharedMemory<A extends object>(base: A): A {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(base)) {
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView) && !(value.buffer instanceof SharedArrayBuffer)) {
+      const typed = value as Typed;
+      const Kind = typed.constructor as new (buffer: SharedArrayBuffer) => Typed;
+      const copy = new Kind(new SharedArrayBuffer(typed.byteLength));
+      copy.set(typed as never);
+      out[key] = copy;
+    } else out[key] = value;
+  }
+  return out as A;
+}
+
 export function kernelPool<A extends object, R>(module: URL, name: string, base: A, local: (args: A) => R, size: number): KernelPool<A, R> {
   const members: Member[] = [];
+  if (size > 1) base = inSharedMemory(base);
   for (let i = 1; i < size; i++) {
     const flag = new Int32Array(new SharedArrayBuffer(8));
     const { port1, port2 } = new MessageChannel();
