@@ -10,9 +10,12 @@ __kernel void bfs_level(const int size, __global const int* frontier, __global c
   const int end = start[u + 1];
   for (int j = start[u]; j < end; j++) {
     const int v = nbr[j];
-    const int old = atomic_cmpxchg(&dist[v], -1, reach);
+    // Plain reads first: most neighbours are already settled, and those need no atomic at all.
+    const int seen = dist[v];
+    if (seen != -1 && seen != reach) continue;
+    const int old = seen == -1 ? atomic_cmpxchg(&dist[v], -1, reach) : reach;
     if (old == -1) next[atomic_inc(nextSize)] = v;
-    if (old == -1 || old == reach) atomic_min(&pred[v], u);
+    if ((old == -1 || old == reach) && u < pred[v]) atomic_min(&pred[v], u);
   }
 }
 
