@@ -46,7 +46,7 @@ const total = Float64Array.from({ length: n }, (_, v) => (simStart[v + 1] as num
 const outWeight = new Float64Array(n);
 for (let e = 0; e < m; e++) outWeight[src[e] as number] = (outWeight[src[e] as number] as number) + 1;
 const x = Float64Array.from({ length: n }, () => rand());
-const pivots = Int32Array.from({ length: 32 }, (_, i) => (i * 7919) % n);
+const pivots = Int32Array.from({ length: 8 }, (_, i) => (i * 7919) % n);
 
 // biome-ignore lint/suspicious/noExplicitAny: each kernel takes its own argument object
 const cases: [string, (args: any) => unknown, unknown][] = [
