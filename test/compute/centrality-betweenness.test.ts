@@ -56,26 +56,24 @@ describe("cugraph betweenness_centrality and edge_betweenness_centrality (networ
       "[v for k, v in sorted(nx.edge_betweenness_centrality(G, weight='weight').items(), key=lambda kv: kv[0][2])]",
     ];
     for (const { g, directed, answers } of await eachReference(graphs, () => ({ calls }))) {
-      {
-        const plain = asCompute(g, directed);
-        const weighted = asCompute(g, directed, true);
-        const nodeRuns = [
-          runEntry(cugraphBetweenness, plain),
-          runEntry(cugraphBetweenness, plain, { normalized: false }),
-          runEntry(cugraphBetweenness, plain, { endpoints: true }),
-          runEntry(cugraphBetweenness, plain, { normalized: false, endpoints: true }),
-          runEntry(cugraphBetweenness, weighted, { weight: "weight" }),
-        ];
-        for (const [k, out] of nodeRuns.entries())
-          expectClose(column(out, "betweenness_centrality"), byNode(refValue(answers[k]), g.n), `${calls[k]} directed=${directed}`);
-        const edgeRuns = [
-          runEntry(cugraphEdgeBetweenness, plain, {}, "eb"),
-          runEntry(cugraphEdgeBetweenness, plain, { normalized: false }, "eb"),
-          runEntry(cugraphEdgeBetweenness, weighted, { weight: "weight" }, "eb"),
-        ];
-        for (const [k, out] of edgeRuns.entries())
-          expectClose(column(out, "eb"), refValue<number[]>(answers[5 + k]), `${calls[5 + k]} directed=${directed}`);
-      }
+      const plain = asCompute(g, directed);
+      const weighted = asCompute(g, directed, true);
+      const nodeRuns = [
+        runEntry(cugraphBetweenness, plain),
+        runEntry(cugraphBetweenness, plain, { normalized: false }),
+        runEntry(cugraphBetweenness, plain, { endpoints: true }),
+        runEntry(cugraphBetweenness, plain, { normalized: false, endpoints: true }),
+        runEntry(cugraphBetweenness, weighted, { weight: "weight" }),
+      ];
+      for (const [k, out] of nodeRuns.entries())
+        expectClose(column(out, "betweenness_centrality"), byNode(refValue(answers[k]), g.n), `${calls[k]} directed=${directed}`);
+      const edgeRuns = [
+        runEntry(cugraphEdgeBetweenness, plain, {}, "eb"),
+        runEntry(cugraphEdgeBetweenness, plain, { normalized: false }, "eb"),
+        runEntry(cugraphEdgeBetweenness, weighted, { weight: "weight" }, "eb"),
+      ];
+      for (const [k, out] of edgeRuns.entries())
+        expectClose(column(out, "eb"), refValue<number[]>(answers[5 + k]), `${calls[5 + k]} directed=${directed}`);
     }
   }, 120_000);
 

@@ -51,21 +51,19 @@ describe("cugraph pagerank (networkx's pagerank)", () => {
       `nx.pagerank(G, personalization={i: (i % 3) + 1 for i in range(${g.n})}, nstart={i: (i % 7) + 1 for i in range(${g.n})}, tol=1e-5, weight=None)`,
     ];
     for (const { g, directed, answers } of await eachReference(graphs, (g) => ({ calls: callsFor(g) }))) {
-      {
-        const personal = Array.from({ length: g.n }, (_, i) => (i % 3) + 1);
-        const start = Array.from({ length: g.n }, (_, i) => (i % 7) + 1);
-        const runs = [
-          runEntry(cugraphPagerank, asCompute(g, directed)),
-          runEntry(cugraphPagerank, asCompute(g, directed, true)),
-          runEntry(cugraphPagerank, asCompute(g, directed), { alpha: 0.6, tol: 1e-9, max_iter: 500 }),
-          runEntry(cugraphPagerank, asCompute(g, directed), {
-            personalization: Float64Array.from(personal),
-            nstart: Float64Array.from(start),
-          }),
-        ];
-        for (const [k, out] of runs.entries())
-          expectClose(column(out, "pagerank"), byNode(refValue(answers[k]), g.n), `${callsFor(g)[k]} directed=${directed}`);
-      }
+      const personal = Array.from({ length: g.n }, (_, i) => (i % 3) + 1);
+      const start = Array.from({ length: g.n }, (_, i) => (i % 7) + 1);
+      const runs = [
+        runEntry(cugraphPagerank, asCompute(g, directed)),
+        runEntry(cugraphPagerank, asCompute(g, directed, true)),
+        runEntry(cugraphPagerank, asCompute(g, directed), { alpha: 0.6, tol: 1e-9, max_iter: 500 }),
+        runEntry(cugraphPagerank, asCompute(g, directed), {
+          personalization: Float64Array.from(personal),
+          nstart: Float64Array.from(start),
+        }),
+      ];
+      for (const [k, out] of runs.entries())
+        expectClose(column(out, "pagerank"), byNode(refValue(answers[k]), g.n), `${callsFor(g)[k]} directed=${directed}`);
     }
   }, 120_000);
 
