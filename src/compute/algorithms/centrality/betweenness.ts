@@ -30,6 +30,7 @@ function accumulate(
       local: weightedBrandes,
       base: { ...common, weight: lists.weight, cutoff: options.cutoff },
       perSource: perSource * 4,
+      cpuOnly: true,
     };
     overSources(ctx, "betweenness", kernel, sources, sums.take);
   } else {

@@ -35,6 +35,7 @@ function stats(ctx: ComputeContext, graph: ComputeGraph, mode: Mode, weights: Fl
       local: weightedPathStats,
       base: { n, start: adj.start, nbr: adj.nbr, weight: entryWeights(adj, weights), cutoff },
       perSource: perSource * 4,
+      cpuOnly: true,
     };
     overSources(ctx, "shortest paths", kernel, sources, take);
   } else {

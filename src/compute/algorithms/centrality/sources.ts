@@ -42,6 +42,8 @@ export type SourceKernel<A extends { sources: Int32Array }, R> = {
   base: Omit<A, "sources">;
   /** Work per source, roughly (nodes + adjacency entries): large totals are split across threads. */
   perSource: number;
+  /** No OpenCL version exists: the pool splits it on either backend. */
+  cpuOnly?: boolean;
 };
 
 /** Work (sources x per-source) above which a pool pays for its start-up. */
@@ -59,7 +61,8 @@ export function overSources<A extends { sources: Int32Array }, R>(
   take: (result: R, offset: number) => void,
 ): void {
   const threads = poolThreads();
-  const parallel = ctx.backend === "cpu" && threads > 1 && sources.length * kernel.perSource >= poolMinimum(POOL_WORK);
+  const parallel =
+    (ctx.backend === "cpu" || kernel.cpuOnly === true) && threads > 1 && sources.length * kernel.perSource >= poolMinimum(POOL_WORK);
   const run = parallel ? kernel.local : ctx.kernel(kernel.name, kernel.local);
   let pool: KernelPool<A, R> | undefined;
   try {
