@@ -1,8 +1,10 @@
 // Infomap (two-level map equation) as igraph 0.10 runs it: greedy node moves in random order, modules coarse-grained
 // into nodes, alternating single-node and submodule re-splits, the best of `trials` partitions by code length.
 import type { ComputeContext } from "../../types.ts";
-import { FlowGraph, linksFrom, plogp } from "./infomap-flow.ts";
+import { FlowGraph, plogp } from "./infomap-flow.ts";
 import type { Random } from "./random.ts";
+
+type Scratch = { redirect: Float64Array; modOf: Int32Array; outF: Float64Array; inF: Float64Array; order: Int32Array };
 
 /** The greedy optimizer over one flow graph's nodes (module per node, module flows). */
 class Greedy {
@@ -80,12 +82,12 @@ class Greedy {
   }
 
   /** One sweep of node moves in random order; true when a node moved. */
-  optimize(rand: Random, scratch: { redirect: Float64Array; modOf: Int32Array; outF: Float64Array; inF: Float64Array }): boolean {
+  optimize(rand: Random, scratch: Scratch): boolean {
     const g = this.g;
     const n = this.n;
     const { alpha, beta } = this;
     let moved = false;
-    const order = new Int32Array(n);
+    const order = scratch.order;
     for (let i = 0; i < n; i++) order[i] = i;
     for (let i = 0; i < n - 1; i++) {
       const r = rand.int(i, n - 1);
@@ -283,13 +285,15 @@ class Greedy {
     memStart[nMod] = mp;
     const acc = new Float64Array(nMod);
     const seen = new Uint8Array(nMod);
-    const touched: number[] = [];
+    const touched = new Int32Array(nMod);
+    // Module-to-module flows, rows in module order and targets ascending (the original's std::map order).
     const aggregate = (links: { start: Int32Array; nbr: Int32Array; flow: Float64Array }) => {
-      const owner: number[] = [];
-      const nbr: number[] = [];
-      const flow: number[] = [];
+      const start = new Int32Array(nMod + 1);
+      const nbr = new Int32Array(links.nbr.length);
+      const flow = new Float64Array(links.nbr.length);
+      let at = 0;
       for (let m = 0; m < nMod; m++) {
-        touched.length = 0;
+        let nt = 0;
         for (let x = byStart[m] as number; x < (byStart[m + 1] as number); x++) {
           const i = byNode[x] as number;
           for (let j = links.start[i] as number; j < (links.start[i + 1] as number); j++) {
@@ -299,22 +303,24 @@ class Greedy {
             if (!seen[nm]) {
               seen[nm] = 1;
               acc[nm] = 0;
-              touched.push(nm);
+              touched[nt++] = nm;
             }
             acc[nm] = (acc[nm] as number) + (links.flow[j] as number);
           }
         }
-        touched.sort((a, b) => a - b);
-        for (const nm of touched) {
+        const row = touched.subarray(0, nt).sort();
+        for (let t = 0; t < nt; t++) {
+          const nm = row[t] as number;
           seen[nm] = 0;
           if (nm !== m) {
-            owner.push(m);
-            nbr.push(nm);
-            flow.push(acc[nm] as number);
+            nbr[at] = nm;
+            flow[at] = acc[nm] as number;
+            at++;
           }
         }
+        start[m + 1] = at;
       }
-      return linksFrom(nMod, owner, nbr, flow);
+      return { start, nbr: nbr.subarray(0, at), flow: flow.subarray(0, at) };
     };
     const out = aggregate(g.out);
     const inl = aggregate(g.inl);
@@ -335,10 +341,14 @@ class Greedy {
   }
 }
 
-type Scratch = { redirect: Float64Array; modOf: Int32Array; outF: Float64Array; inF: Float64Array };
-
 function scratchFor(n: number): Scratch {
-  return { redirect: new Float64Array(n), modOf: new Int32Array(n + 1), outF: new Float64Array(n + 1), inF: new Float64Array(n + 1) };
+  return {
+    redirect: new Float64Array(n),
+    modOf: new Int32Array(n + 1),
+    outF: new Float64Array(n + 1),
+    inF: new Float64Array(n + 1),
+    order: new Int32Array(n),
+  };
 }
 
 /** infomap_partition: improves `fg` in place (its nodes become the modules). */
