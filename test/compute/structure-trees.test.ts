@@ -87,6 +87,10 @@ describe("spanning trees", () => {
     });
     const want = Array.from(w, (_, i) => i).sort((a, b) => (w[a] as number) - (w[b] as number) || a - b);
     expect(Array.from(sortByWeight(w))).toEqual(want);
+    // Small integers share their low digits: the passes over them are skipped.
+    const ints = Float64Array.from({ length: 3000 }, () => rng.int(-3, 40));
+    const intOrder = Array.from(ints, (_, i) => i).sort((a, b) => (ints[a] as number) - (ints[b] as number) || a - b);
+    expect(Array.from(sortByWeight(ints))).toEqual(intOrder);
   });
 
   it("minimum_spanning_tree and spanning_tree weigh what networkx's and igraph's trees weigh", async () => {

@@ -23,6 +23,14 @@ export function sortByWeight(w: Float64Array): Int32Array {
       const d = (key >>> shift) & 0xffff;
       count[d + 1] = (count[d + 1] as number) + 1;
     }
+    // A digit every key shares (integer weights leave the low words zero) moves nothing: skip the pass.
+    let single = false;
+    for (let d = 1; d <= 65536; d++) {
+      const c = count[d] as number;
+      if (c === m) single = true;
+      if (c !== 0) break;
+    }
+    if (single) continue;
     for (let d = 0; d < 65536; d++) count[d + 1] = (count[d + 1] as number) + (count[d] as number);
     for (let i = 0; i < m; i++) {
       const row = order[i] as number;
