@@ -1,10 +1,11 @@
 // The CPU backend's kernel pools (pagerank steps, betweenness and distance sources split across threads) answer
 // what the single-thread kernels answer; forced on small graphs with COMPUTE_POOL_MIN_WORK=0.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { brandes } from "../../kernels/cpu/brandes.ts";
 import { cugraphBetweenness, cugraphEdgeBetweenness, igraphBetweenness } from "../../src/compute/algorithms/centrality/betweenness.ts";
 import { igraphCloseness, igraphHarmonic } from "../../src/compute/algorithms/centrality/distances.ts";
 import { cugraphPagerank, igraphPagerank } from "../../src/compute/algorithms/centrality/pagerank.ts";
-import { poolCounters } from "../../src/compute/algorithms/centrality/threads.ts";
+import { kernelPool, poolCounters } from "../../src/compute/algorithms/centrality/threads.ts";
 import type { AlgorithmEntry } from "../../src/compute/types.ts";
 import { asCompute, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
@@ -61,6 +62,29 @@ describe("kernel pools", () => {
         const { one, pooled } = bothWays(entry, params, directed, weighted);
         expectClose(pooled, one, `${entry.name} directed=${directed}`, 1e-12);
       }
+    }
+  });
+
+  it("runs a part in this thread when a pool thread cannot load its kernel", () => {
+    const graph = asCompute(fixture(52, 50, 120), true);
+    const base = {
+      n: graph.n,
+      start: graph.outStart,
+      nbr: graph.outDst,
+      link: null,
+      links: 0,
+      cutoff: -1,
+      endpoints: false,
+      sources: new Int32Array(0),
+    };
+    const pool = kernelPool(new URL("../../kernels/cpu/brandes.ts", import.meta.url), "noSuchKernel", base, brandes, 2);
+    try {
+      const parts = [{ sources: Int32Array.from([0, 1, 2]) }, { sources: Int32Array.from([3, 4, 5]) }];
+      const results = pool.run(parts);
+      expect(results[1]?.node).toEqual(brandes({ ...base, sources: Int32Array.from([3, 4, 5]) }).node);
+      expect(results[0]?.node).toEqual(brandes({ ...base, sources: Int32Array.from([0, 1, 2]) }).node);
+    } finally {
+      pool.close();
     }
   });
 });

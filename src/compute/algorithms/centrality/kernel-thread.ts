@@ -44,9 +44,12 @@ for (;;) {
   }
   const part = received.message as Record<string, unknown>;
   try {
-    if (typeof kernel !== "function") throw new Error(`cannot load ${name} from ${module}: ${loadError}`);
-    const result = kernel({ ...base, ...part });
-    port.postMessage({ ok: true, result }, buffers(result));
+    if (typeof kernel !== "function")
+      port.postMessage({ ok: false, load: true, error: `cannot load ${name} from ${module}: ${loadError}` });
+    else {
+      const result = kernel({ ...base, ...part });
+      port.postMessage({ ok: true, result }, buffers(result));
+    }
   } catch (error) {
     port.postMessage({ ok: false, error: error instanceof Error ? error.message : String(error) });
   }

@@ -105,8 +105,12 @@ export function kernelPool<A extends object, R>(module: URL, name: string, base:
           Atomics.wait(nap, 0, 0, 0.2);
           received = receiveMessageOnPort(member.port);
         }
-        const answer = received?.message as { ok: true; result: R } | { ok: false; error: string } | undefined;
-        if (!answer) failure = "a pool thread answered nothing";
+        const answer = received?.message as { ok: true; result: R } | { ok: false; load?: boolean; error: string } | undefined;
+        if (answer && !answer.ok && answer.load) {
+          // The thread cannot load the kernel (a runtime without TypeScript workers): this thread runs the part.
+          member.dead = true;
+          results.push(local({ ...base, ...parts[i] } as A));
+        } else if (!answer) failure = "a pool thread answered nothing";
         else if (!answer.ok) failure = answer.error;
         else results.push(answer.result);
       }
