@@ -1,6 +1,7 @@
 // Components and cores against python-igraph and networkx on seeded graphs (isolated nodes, multi-edges, self-loops).
 import { beforeAll, describe, expect, it } from "vitest";
 import { components } from "../../kernels/cpu/components.ts";
+import { corePeelings } from "../../kernels/cpu/core-number.ts";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { createComputeContext } from "../../src/compute/backend.ts";
@@ -184,6 +185,16 @@ for (const backend of backends) {
             expect(Array.from(sub.nodeRows)).toEqual(coreness.flatMap((c, v) => (c >= 2 ? [v] : [])));
           }
         });
+      });
+
+      it("level peeling and bucket peeling give the same core numbers in every direction", () => {
+        for (const c of CASES) {
+          const graph = computeGraph(c.n, randomGraph(c.seed + 20, c.n, c.m * 3), { directed: true });
+          const both = { n: graph.n, start: graph.inStart, nbr: graph.inSrc, rstart: graph.outStart, rnbr: graph.outDst };
+          const level = corePeelings.levelPeel(both);
+          expect(level).not.toBeNull();
+          expect(Array.from(level ?? [])).toEqual(Array.from(corePeelings.bucketPeel(both)));
+        }
       });
 
       it("k_core takes precomputed core numbers and defaults k to the largest", () => {
