@@ -19,8 +19,8 @@ export function bfsOpenCl(args: BfsArgs): BfsResult {
   try {
     const dDist = scope.input(dist);
     const dPred = scope.filled(new Int32Array([0x7fffffff]), n);
-    const dStart = scope.input(start);
-    const dNbr = scope.input(nbr);
+    const dStart = scope.readOnly(start);
+    const dNbr = scope.readOnly(nbr);
     let frontier = scope.input(frontierHost);
     let next = scope.alloc(4 * n);
     const counter = scope.alloc(4);

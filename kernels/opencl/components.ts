@@ -12,8 +12,8 @@ export function componentsOpenCl(args: ComponentsArgs): Int32Array {
   const scope = new Scope();
   try {
     const dParent = scope.input(parent);
-    const dSrc = scope.input(src);
-    const dDst = scope.input(dst);
+    const dSrc = scope.readOnly(src);
+    const dDst = scope.readOnly(dst);
     scope.run("components", "components_hook", "immm", [m, dSrc, dDst, dParent], m);
     scope.run("components", "components_jump", "im", [n, dParent], n);
     return scope.read(dParent, parent);

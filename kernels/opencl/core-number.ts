@@ -11,10 +11,10 @@ export function coreNumberOpenCl(args: CoreNumberArgs): Int32Array {
   const scope = new Scope();
   try {
     const dCore = scope.input(core);
-    const dStart = scope.input(start);
-    const dNbr = scope.input(nbr);
-    const dRstart = scope.input(rstart);
-    const dRnbr = scope.input(rnbr);
+    const dStart = scope.readOnly(start);
+    const dNbr = scope.readOnly(nbr);
+    const dRstart = scope.readOnly(rstart);
+    const dRnbr = scope.readOnly(rnbr);
     let active = scope.filled(new Int32Array([1]), n);
     let next = scope.filled(new Int32Array([0]), n);
     const count = scope.alloc(4 * (nbr.length + n));

@@ -30,11 +30,11 @@ export function pagerankOpenCl(args: PagerankArgs): PagerankResult {
     let next = args.inPlace ? x : scope.alloc(8 * n);
     let share = scope.alloc(8 * n);
     let nextShare = args.inPlace ? share : scope.alloc(8 * n);
-    const dStart = scope.input(start);
-    const dNbr = scope.input(nbr);
-    const dWeight = scope.input(weight ?? EMPTY);
-    const dOut = scope.input(outWeight);
-    const dPers = scope.input(personalization ?? EMPTY);
+    const dStart = scope.readOnly(start);
+    const dNbr = scope.readOnly(nbr);
+    const dWeight = scope.readOnly(weight ?? EMPTY);
+    const dOut = scope.readOnly(outWeight);
+    const dPers = scope.readOnly(personalization ?? EMPTY);
     const errParts = scope.alloc(8 * parts);
     const worstParts = scope.alloc(8 * parts);
     const danglingParts = scope.alloc(8 * parts);

@@ -26,9 +26,9 @@ export function pathStatsOpenCl(args: PathStatsArgs): PathStatsResult {
       "immmiiimmmmmm",
       [
         n,
-        scope.input(start),
-        scope.input(nbr),
-        scope.input(sources),
+        scope.readOnly(start),
+        scope.readOnly(nbr),
+        scope.readOnly(sources),
         count,
         cutoff,
         laneCount,

@@ -30,7 +30,8 @@ export type Native = {
   /** How many programs the process-wide cache holds. */
   programs(): number;
   kernel(program: Handle, name: string): Handle;
-  buffer(sizeOrData: number | TypedArray): Handle;
+  /** readOnly: kernels only read it; on a CPU device the buffer then uses the array's memory (no copy). */
+  buffer(sizeOrData: number | TypedArray, readOnly?: boolean): Handle;
   release(buffer: Handle): void;
   write(buffer: Handle, data: TypedArray, byteOffset?: number): void;
   read(buffer: Handle, into: TypedArray, byteOffset?: number): void;
@@ -141,6 +142,16 @@ export class Scope {
   /** A buffer holding a copy of `data` (an empty array gets a small placeholder buffer). */
   input(data: TypedArray): Handle {
     const b = this.native.buffer(data);
+    this.held.push(b);
+    return b;
+  }
+
+  /**
+   * A buffer kernels only read (graph structure, weights, parameters): on a CPU device (PoCL) it is the array's own
+   * memory, no copy; elsewhere a copy. The array must not change while the scope lives.
+   */
+  readOnly(data: TypedArray): Handle {
+    const b = this.native.buffer(data, true);
     this.held.push(b);
     return b;
   }

@@ -15,7 +15,7 @@ export function spmvOpenCl(args: SpmvArgs): Float64Array {
       "spmv",
       "spmv_pull",
       "immmimm",
-      [n, scope.input(start), scope.input(nbr), scope.input(weight ?? EMPTY), weight ? 1 : 0, scope.input(x), dY],
+      [n, scope.readOnly(start), scope.readOnly(nbr), scope.readOnly(weight ?? EMPTY), weight ? 1 : 0, scope.readOnly(x), dY],
       n,
     );
     return scope.read(dY, y);

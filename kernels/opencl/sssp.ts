@@ -16,10 +16,10 @@ export function ssspOpenCl(args: SsspArgs): SsspResult {
   const scope = new Scope();
   try {
     const dDist = scope.input(dist);
-    const dStart = scope.input(start);
-    const dNbr = scope.input(nbr);
-    const dEdge = scope.input(edge);
-    const dWeight = scope.input(weight);
+    const dStart = scope.readOnly(start);
+    const dNbr = scope.readOnly(nbr);
+    const dEdge = scope.readOnly(edge);
+    const dWeight = scope.readOnly(weight);
     const queued = scope.filled(new Int32Array([0]), n);
     // Both frontiers hold up to n nodes (they swap each round).
     const first = new Int32Array(n);

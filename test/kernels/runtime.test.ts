@@ -47,7 +47,14 @@ describe.skipIf(!openclStatus().available)("OpenCL runtime addon", () => {
     const got = new Int32Array(4);
     native.read(ints, got);
     expect(Array.from(got)).toEqual([9, 10, 11, 12]);
-    for (const b of [x, y, ints]) native.release(b);
+    // A read-only buffer over a view inside a larger array (on a CPU device, the array's own memory).
+    const backing = new Float64Array([100, 1, 2, 3, 100]);
+    const view = native.buffer(backing.subarray(1, 4), true);
+    native.write(y, new Float64Array([0, 0, 0]));
+    native.run(axpy, "idmm", [3, 1, view, y], 3);
+    native.read(y, out);
+    expect(Array.from(out)).toEqual([1, 2, 3]);
+    for (const b of [x, y, ints, view]) native.release(b);
   });
 
   it("names OpenCL errors and carries the build log", () => {

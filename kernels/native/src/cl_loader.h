@@ -43,6 +43,7 @@ typedef struct _cl_event *cl_event;
 #define CL_PROGRAM_BUILD_LOG 0x1183
 #define CL_MEM_READ_WRITE (1 << 0)
 #define CL_MEM_READ_ONLY (1 << 2)
+#define CL_MEM_USE_HOST_PTR (1 << 3)
 
 typedef struct {
   cl_int (*GetPlatformIDs)(cl_uint, cl_platform_id *, cl_uint *);

@@ -19,6 +19,8 @@ typedef struct {
   uint32_t magic;
   cl_mem mem;
   size_t size;
+  /* The typed array a zero-copy buffer reads from, kept alive until the buffer is released. */
+  napi_ref host;
 } Buf;
 
 typedef struct {
@@ -396,26 +398,32 @@ static napi_value Kernel(napi_env env, napi_callback_info info) {
   return out;
 }
 
-static void buffer_release(napi_env env, Buf *b) {
+static void buffer_release(napi_env env, Buf *b, int adjust) {
   if (!b->mem) return;
   g.cl->ReleaseMemObject(b->mem);
   b->mem = NULL;
-  int64_t adjusted;
-  if (env) napi_adjust_external_memory(env, -(int64_t)b->size, &adjusted);
+  if (b->host) {
+    napi_delete_reference(env, b->host);
+    b->host = NULL;
+  } else if (adjust) {
+    int64_t adjusted;
+    napi_adjust_external_memory(env, -(int64_t)b->size, &adjusted);
+  }
 }
 
 static void buffer_finalize(napi_env env, void *data, void *hint) {
   (void)hint;
-  (void)env;
   Buf *b = data;
-  buffer_release(NULL, b);
+  buffer_release(env, b, 0);
   free(b);
 }
 
-/* buffer(bytes | typedArray): a device buffer of that size (at least 8 bytes), filled from the array if given. */
+/* buffer(bytes | typedArray, readOnly = false): a device buffer of that size (at least 8 bytes), filled from the
+ * array if given. readOnly promises kernels only read it: on a CPU device (host memory) the buffer then uses the
+ * array's own memory instead of a copy, keeping the array alive until the buffer is released. */
 static napi_value Buffer(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  get_args(env, info, 1, argv);
+  napi_value argv[2];
+  get_args(env, info, 2, argv);
   cl_command_queue q = queue_of(env);
   if (!q) return NULL;
   void *data = NULL;
@@ -427,8 +435,27 @@ static napi_value Buffer(napi_env env, napi_callback_info info) {
   } else if (!bytes_of(env, argv[0], &data, &size)) {
     return NULL;
   }
-  size_t alloc = size < 8 ? 8 : size;
+  bool read_only = false;
+  napi_valuetype t1;
+  napi_typeof(env, argv[1], &t1);
+  if (t1 == napi_boolean) napi_get_value_bool(env, argv[1], &read_only);
   cl_int err = CL_SUCCESS;
+  if (read_only && data && size >= 8 && strcmp(g.type, "CPU") == 0) {
+    cl_mem mem = g.cl->CreateBuffer(g.context, CL_MEM_READ_ONLY | CL_MEM_USE_HOST_PTR, size, data, &err);
+    if (!mem || err != CL_SUCCESS) {
+      throw_cl(env, "clCreateBuffer", err);
+      return NULL;
+    }
+    Buf *b = calloc(1, sizeof *b);
+    b->magic = MAGIC_BUF;
+    b->mem = mem;
+    b->size = size;
+    napi_create_reference(env, argv[0], 1, &b->host);
+    napi_value out;
+    napi_create_external(env, b, buffer_finalize, NULL, &out);
+    return out;
+  }
+  size_t alloc = size < 8 ? 8 : size;
   cl_mem mem = g.cl->CreateBuffer(g.context, CL_MEM_READ_WRITE, alloc, NULL, &err);
   if (!mem || err != CL_SUCCESS) {
     throw_cl(env, "clCreateBuffer", err);
@@ -459,7 +486,7 @@ static napi_value Release(napi_env env, napi_callback_info info) {
   get_args(env, info, 1, argv);
   Buf *b = handle(env, argv[0], MAGIC_BUF, "buffer");
   if (!b) return NULL;
-  buffer_release(env, b);
+  buffer_release(env, b, 1);
   return undefined(env);
 }
 
