@@ -180,13 +180,19 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
     for (let v = 0; v < g0.n; v++) membership[v] = v;
   }
   renumber(membership);
+  // Negative iterations: until a run no longer raises the quality (igraph's "stable iteration") by 1e-4 of the
+  // modularity scale (the tail of tiny gains on weakly structured graphs), and at most 50 runs.
   const forever = o.iterations < 0;
-  for (let it = 0; forever || it < o.iterations; it++) {
+  const minGain = (1e-4 * g0.total) / 2;
+  let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
+  for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
     const next = run(g0, membership, o, r, s, ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
-    membership = next;
-    if (same) break;
+    const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);
+    if (nextQuality >= quality) membership = next;
+    if (same || (forever && !(nextQuality > quality + minGain))) break;
+    quality = Math.max(quality, nextQuality);
   }
   return membership;
 }
