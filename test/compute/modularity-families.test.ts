@@ -2,7 +2,9 @@
 // igraph on seeded graphs: modularity no more than 0.01 below igraph's, valid labellings, deterministic answers.
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { createComputeContext } from "../../src/compute/backend.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
+import { backends } from "../kernels/backends.ts";
 import { disconnected, type Fixture, graphOf, judge, membershipOf, planted, powerLaw, samePartition } from "./modularity-fixtures.ts";
 
 const fixtures: Fixture[] = [
@@ -174,6 +176,17 @@ describe("cuGraph spectral clusterings", () => {
     const { reference, ourQ } = await judge(f, ["g.community_leading_eigenvector()"], [ours]);
     expect(ourQ[0]).toBeGreaterThanOrEqual((reference[0]?.modularity as number) - 0.01);
     expect(samePartition(ours, truth)).toBe(true);
+  });
+
+  it.each(backends)("runs its products on the spmv kernel: the same clusters on %s", (backend) => {
+    const ctx = createComputeContext({ backend });
+    for (const [name, vectors] of [
+      ["spectralModularityMaximizationClustering", 3],
+      ["spectralBalancedCutClustering", 4],
+    ] as const) {
+      const ours = membershipOf("cugraph", name, graph, { num_clusters: 4, num_eigen_vects: vectors }, ctx);
+      expect(samePartition(ours, truth)).toBe(true);
+    }
   });
 
   it("balanced cut finds the planted groups too, and answers num_clusters labels", () => {

@@ -2,7 +2,7 @@
 // disconnected parts and isolated nodes; entries run directly with their defaults; igraph's modularity as the judge.
 import { type ComputeGraph, computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/modularity/index.ts";
-import { type AlgorithmEntry, cpuContext } from "../../src/compute/types.ts";
+import { type AlgorithmEntry, type ComputeContext, cpuContext } from "../../src/compute/types.ts";
 import { valueOf as answerValue, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
@@ -79,12 +79,18 @@ export function entry(library: string, name: string): AlgorithmEntry {
 }
 
 /** Runs an entry as the service would (defaults filled); answers its membership column. */
-export function membershipOf(library: string, name: string, graph: ComputeGraph, params: Record<string, unknown> = {}): Int32Array {
+export function membershipOf(
+  library: string,
+  name: string,
+  graph: ComputeGraph,
+  params: Record<string, unknown> = {},
+  ctx: ComputeContext = cpuContext,
+): Int32Array {
   const e = entry(library, name);
   const full: Record<string, unknown> = {};
   for (const [k, spec] of Object.entries(e.params)) if (spec.default !== undefined) full[k] = spec.default;
   Object.assign(full, params);
-  const out = e.run(graph, full, cpuContext, "community");
+  const out = e.run(graph, full, ctx, "community");
   if (out.kind !== "nodes") throw new Error("expected node columns");
   const col = out.columns[0];
   if (!col || col.name !== "community" || !(col.values instanceof Int32Array)) throw new Error("expected an int membership column");

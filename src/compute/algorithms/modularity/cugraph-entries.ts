@@ -24,7 +24,7 @@ function spectralEntry(name: string, kind: "modularity" | "balanced", doc: strin
     name,
     params: spectralParams,
     output: "nodes",
-    backends: ["cpu"],
+    backends: ["cpu", "opencl"],
     doc,
     run: (graph, params, ctx, label) => {
       checkWeights(graph.weight, graph.m, "edge_weight");

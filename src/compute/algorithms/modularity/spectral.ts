@@ -1,6 +1,7 @@
 // cuGraph's spectral clusterings: an embedding by the leading eigenvectors (Lanczos) of the modularity matrix
 // (modularity maximisation) or of the normalised adjacency D^-1/2 A D^-1/2 (balanced cut: the smallest of the
 // normalised Laplacian), then k-means on the embedding's rows.
+import { spmv } from "../../../../kernels/cpu/spmv.ts";
 import type { ComputeContext } from "../../types.ts";
 import { largestEigen } from "./eigen.ts";
 import type { WGraph } from "./graph.ts";
@@ -23,13 +24,15 @@ export function spectralClustering(g: WGraph, kind: "modularity" | "balanced", o
   const r = rng(o.seed);
   const inv = new Float64Array(n);
   for (let v = 0; v < n; v++) inv[v] = (strength[v] as number) > 0 ? 1 / Math.sqrt(strength[v] as number) : 0;
+  // The products run on the "spmv" kernel (OpenCL when the run's backend has it); loops are added here.
+  const product = ctx.kernel("spmv", spmv);
+  const scaledX = new Float64Array(n);
   const adjacency = (x: Float64Array, y: Float64Array, scaled: boolean) => {
+    if (scaled) for (let v = 0; v < n; v++) scaledX[v] = (inv[v] as number) * (x[v] as number);
+    const input = scaled ? scaledX : x;
+    const ax = product({ n, start, nbr, weight: w, x: input });
     for (let v = 0; v < n; v++) {
-      let acc = (loop[v] as number) * (scaled ? (inv[v] as number) * (x[v] as number) : (x[v] as number));
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-        const u = nbr[j] as number;
-        acc += (w[j] as number) * (scaled ? (inv[u] as number) * (x[u] as number) : (x[u] as number));
-      }
+      const acc = (ax[v] as number) + (loop[v] as number) * (input[v] as number);
       y[v] = scaled ? (inv[v] as number) * acc : acc;
     }
   };
