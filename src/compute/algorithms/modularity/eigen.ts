@@ -95,8 +95,10 @@ export function largestEigen(
     for (let j = kept; j < m; j++) {
       const vj = basis[j] as Float64Array;
       apply(vj, w);
-      // Full Gram-Schmidt, twice, against every basis vector so far.
-      for (let pass = 0; pass < 2; pass++)
+      // Full Gram-Schmidt against every basis vector so far; a second pass only when the first cancelled most of
+      // w (Kahan's "twice is enough").
+      const before = Math.sqrt(dot(w, w));
+      for (let pass = 0; pass < 2; pass++) {
         for (let i = 0; i <= j; i++) {
           const vi = basis[i] as Float64Array;
           const d = dot(vi, w);
@@ -109,6 +111,8 @@ export function largestEigen(
           }
           axpy(-d, vi, w);
         }
+        if (pass === 0 && Math.sqrt(dot(w, w)) > 0.7 * before) break;
+      }
       const beta = Math.sqrt(dot(w, w));
       const next = basis[j + 1] as Float64Array;
       if (beta < 1e-12 * Math.max(1, Math.abs(h[j * m + j] as number))) {
