@@ -162,3 +162,5 @@ try {
 } catch (error) {
   say({ ok: false, error: message(error) });
 }
+// Kernel pools' worker threads or an OpenCL queue may keep the process alive: the answer is out, so leave.
+process.exit(0);
