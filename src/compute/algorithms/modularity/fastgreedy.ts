@@ -79,7 +79,7 @@ export function fastGreedy(g: WGraph, ctx: ComputeContext): Int32Array {
     const row = new Map<number, number>();
     for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
       const u = g.nbr[j] as number;
-      row.set(u, (row.get(u) ?? 0) + (g.w[j] as number) / total);
+      row.set(u, (row.get(u) ?? 0) + (g.w === null ? 1 : (g.w[j] as number)) / total);
     }
     e.push(row);
   }

@@ -1,14 +1,17 @@
 // The weighted undirected graph the community algorithms optimise: symmetric CSR without self-loops, each node's
 // self-loop weight apart, and the aggregation that turns a partition's communities into the nodes of the next level.
-import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
+import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
 import { ComputeInputError } from "../../types.ts";
 
 export type WGraph = {
   n: number;
-  /** Neighbours of v: nbr[start[v] .. start[v + 1]) with weights w (every non-loop edge listed at both ends). */
+  /**
+   * Neighbours of v: nbr[start[v] .. start[v + 1]) with weights w (null: 1 each); every non-loop edge listed at
+   * both ends. (Without self-loops and weights, these are the CSR's cached undirected view itself: no copy.)
+   */
   start: Int32Array;
   nbr: Int32Array;
-  w: Float64Array;
+  w: Float64Array | null;
   /** Twice the weight of v's self-loops (a loop adds 2w to A_vv, as igraph counts it). */
   loop: Float64Array;
   /** Strength of v: the sum of its row of A (loops counted twice). */
@@ -30,6 +33,27 @@ export function checkWeights(weights: Float64Array | null, m: number, field: str
 /** The graph read undirected, weighted by `weights` (null = 1 per edge); parallel edges stay separate entries. */
 export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | null): WGraph {
   const { n, m, src, dst } = graph;
+  let loops = false;
+  for (let e = 0; e < m && !loops; e++) if (src[e] === dst[e]) loops = true;
+  if (!loops) {
+    // The shared undirected view already lists every edge at both ends: only the weights are gathered.
+    const view = undirected(graph);
+    const strength = new Float64Array(n);
+    let w: Float64Array | null = null;
+    if (weights) {
+      w = new Float64Array(view.nbr.length);
+      for (let j = 0; j < w.length; j++) w[j] = weights[view.edge[j] as number] as number;
+    }
+    let total = 0;
+    for (let v = 0; v < n; v++) {
+      let s = 0;
+      if (w) for (let j = view.start[v] as number; j < (view.start[v + 1] as number); j++) s += w[j] as number;
+      else s = (view.start[v + 1] as number) - (view.start[v] as number);
+      strength[v] = s;
+      total += s;
+    }
+    return { n, start: view.start, nbr: view.nbr, w, loop: new Float64Array(n), strength, total };
+  }
   const start = new Int32Array(n + 1);
   for (let e = 0; e < m; e++) {
     const s = src[e] as number;
@@ -132,7 +156,7 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph 
       for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
         const d = membership[g.nbr[j] as number] as number;
         if (d === c) {
-          self += g.w[j] as number;
+          self += g.w === null ? 1 : (g.w[j] as number);
           continue;
         }
         if (seen[d] !== c) {
@@ -140,7 +164,7 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph 
           acc[d] = 0;
           touched[nt++] = d;
         }
-        acc[d] = (acc[d] as number) + (g.w[j] as number);
+        acc[d] = (acc[d] as number) + (g.w === null ? 1 : (g.w[j] as number));
       }
     }
     if (out + nt > cap) {
@@ -176,7 +200,8 @@ export function modularity(g: WGraph, membership: Int32Array, resolution = 1): n
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (g.strength[v] as number);
     let s = g.loop[v] as number;
-    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) if (membership[g.nbr[j] as number] === c) s += g.w[j] as number;
+    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++)
+      if (membership[g.nbr[j] as number] === c) s += g.w === null ? 1 : (g.w[j] as number);
     inside[c] = (inside[c] as number) + s;
   }
   let q = 0;

@@ -59,7 +59,7 @@ export function labelPropagation(g: WGraph, o: LabelPropagationOptions, ctx: Com
           acc[l] = 0;
           touched[nt++] = l;
         }
-        acc[l] = (acc[l] as number) + (w[j] as number);
+        acc[l] = (acc[l] as number) + (w === null ? 1 : (w[j] as number));
       }
       if (nt === 0) continue;
       let best = -1;

@@ -66,7 +66,8 @@ export function leadingEigenvector(g: WGraph, steps: number, seed: number, ctx: 
       k[i] = strength[v] as number;
       K += strength[v] as number;
       let x = loop[v] as number;
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++) if ((local[nbr[j] as number] as number) >= 0) x += w[j] as number;
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++)
+        if ((local[nbr[j] as number] as number) >= 0) x += w === null ? 1 : (w[j] as number);
       kin[i] = x;
     }
     // y = B^(g) x: A x - k (k·x) / 2m - diag(kin - k K / 2m) x.
@@ -79,7 +80,7 @@ export function leadingEigenvector(g: WGraph, steps: number, seed: number, ctx: 
         let acc = (loop[v] as number) * (x[i] as number);
         for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
           const u = local[nbr[j] as number] as number;
-          if (u >= 0) acc += (w[j] as number) * (x[u] as number);
+          if (u >= 0) acc += (w === null ? 1 : (w[j] as number)) * (x[u] as number);
         }
         y[i] = acc - (k[i] as number) * f - ((kin[i] as number) - ((k[i] as number) * K) / total) * (x[i] as number);
       }

@@ -31,7 +31,7 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
     tot[c] = (tot[c] as number) + (nodeWeight[v] as number);
     inside += (g.loop[v] as number) / 2;
     for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++)
-      if (membership[g.nbr[j] as number] === c) inside += (g.w[j] as number) / 2;
+      if (membership[g.nbr[j] as number] === c) inside += (g.w === null ? 1 : (g.w[j] as number)) / 2;
   }
   let q = inside;
   for (let c = 0; c < k; c++) q -= (gamma * (tot[c] as number) * (tot[c] as number)) / 2;
@@ -56,7 +56,8 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
     alone[v] = 1;
     partTot[part[v] as number] = (partTot[part[v] as number] as number) + (nw[v] as number);
     let x = 0;
-    for (let j = start[v] as number; j < (start[v + 1] as number); j++) if (part[nbr[j] as number] === part[v]) x += w[j] as number;
+    for (let j = start[v] as number; j < (start[v + 1] as number); j++)
+      if (part[nbr[j] as number] === part[v]) x += w === null ? 1 : (w[j] as number);
     ext[v] = x;
   }
   const { acc, seen, touched } = s;
@@ -81,7 +82,7 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
         acc[c] = 0;
         touched[nt++] = c;
       }
-      acc[c] = (acc[c] as number) + (w[j] as number);
+      acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
     }
     // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
     let maxGain = 0;

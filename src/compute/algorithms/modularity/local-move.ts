@@ -97,7 +97,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
         acc[d] = 0;
         touched[nt++] = d;
       }
-      acc[d] = (acc[d] as number) + (w[j] as number);
+      acc[d] = (acc[d] as number) + (w === null ? 1 : (w[j] as number));
     }
     tot[c] = (tot[c] as number) - nv;
     const gnv = gamma * nv;
