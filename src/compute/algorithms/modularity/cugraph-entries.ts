@@ -99,7 +99,8 @@ export const cugraphEntries: AlgorithmEntry[] = [
           gamma,
           nodeWeight: g.strength,
           beta,
-          iterations: -1,
+          // Two runs of the algorithm, as igraph runs Leiden by default (n_iterations=2).
+          iterations: 2,
           maxLevels: num(params, "max_iter", 100),
           initial: null,
           seed: num(params, "random_state", DEFAULT_SEED),
