@@ -168,6 +168,15 @@ export function createComputePool(options: { size: number; cacheBytes?: number }
 
 let backend: Backend | undefined;
 
+/**
+ * Makes `setting` (config.computeBackend, which may come from .env rather than the environment) the one this
+ * process and the worker threads it starts later resolve: worker threads read their copy of process.env.
+ */
+export function useBackendSetting(setting: "auto" | "opencl" | "cpu"): void {
+  process.env.COMPUTE_BACKEND = setting;
+  backend = undefined;
+}
+
 /** The backend COMPUTE_BACKEND (auto, opencl, cpu; default auto) resolves to in this process, resolved once. */
 export function configuredBackend(): Backend {
   const setting = process.env.COMPUTE_BACKEND;

@@ -9,6 +9,7 @@ import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
+import { useBackendSetting } from "../compute/compute-pool.ts";
 import { createComputeJobs } from "../compute/jobs/compute-jobs.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
@@ -36,6 +37,8 @@ export type Services = Awaited<ReturnType<typeof createServices>>;
 /** `parser: "lazy"` starts the parser process at the first upload (the command line parses none); the server starts it at once. */
 export async function createServices(config: Config, logger: Logger, options: { parser?: "eager" | "lazy" } = {}) {
   await migrate(config, logger);
+  // before any thread starts: the GFQL and compute threads resolve the backend from their copy of the environment
+  useBackendSetting(config.computeBackend);
   const db = await createDb(config);
   const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
   const pubsub = createGatewayPubSub(redis);
@@ -111,7 +114,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, gfql });
   const mcpSessions = createMcpSessionDirectory(redis, config.mcpIdleSeconds);
-  const workers = createComputeWorkers();
+  const workers = createComputeWorkers({ setting: config.computeBackend });
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
 
   if (config.adminUsername && config.adminPassword) {

@@ -17,6 +17,6 @@ export type PubSub = ReturnType<typeof createPubSub<PubSubChannels>>;
 export function createGatewayPubSub(redis: RedisClients | undefined): PubSub {
   if (!redis) return createPubSub<PubSubChannels>();
   return createPubSub<PubSubChannels>({
-    eventTarget: createRedisEventTarget({ publishClient: redis.publish, subscribeClient: redis.subscribe }),
+    eventTarget: createRedisEventTarget(redis.forEventTarget()),
   });
 }

@@ -23,6 +23,9 @@ type Payload = { jobId: string };
  */
 const ATTEMPTS = 20;
 
+/** How long close waits for BullMQ to finish gracefully (a running job stops at its next check well within it). */
+const CLOSE_GRACE_MS = 5_000;
+
 /** BullMQ refuses ids that read as integers: ours are prefixed. */
 const bullId = (jobId: string) => `job-${jobId}`;
 
@@ -73,8 +76,12 @@ export function createBullQueue(options: BullQueueOptions): JobQueue & { ready: 
     },
     async close() {
       const { queue, worker } = await parts;
-      await worker?.close();
-      await queue.close();
+      // With Redis unreachable a graceful close waits for a connection forever: past the grace, drop the sockets.
+      const within = <T>(work: Promise<T>, ms: number) =>
+        Promise.race([work.then(() => true), new Promise<false>((done) => setTimeout(() => done(false), ms).unref())]);
+      if (await within(Promise.all([worker?.close(), queue.close()]), CLOSE_GRACE_MS)) return;
+      // (a disconnect may wait on the dead server too: it is given a second, then left to finish on its own)
+      await within(Promise.allSettled([worker?.disconnect(), queue.disconnect()]), 1_000);
     },
   };
 }

@@ -31,6 +31,6 @@ export type JobEvents = ReturnType<typeof createPubSub<JobChannels>>;
 export function createJobEvents(redis: RedisClients | undefined): JobEvents {
   if (!redis) return createPubSub<JobChannels>();
   return createPubSub<JobChannels>({
-    eventTarget: createRedisEventTarget({ publishClient: redis.publish, subscribeClient: redis.subscribe }),
+    eventTarget: createRedisEventTarget(redis.forEventTarget()),
   });
 }
