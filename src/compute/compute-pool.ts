@@ -169,11 +169,17 @@ export function createComputePool(options: { size: number; cacheBytes?: number }
 let backend: Backend | undefined;
 
 /**
- * Makes `setting` (config.computeBackend, which may come from .env rather than the environment) the one this
- * process and the worker threads it starts later resolve: worker threads read their copy of process.env.
+ * Makes the configured compute settings (which may come from .env rather than the environment) the ones this
+ * process and the threads it starts later read: worker threads read their own copy of process.env.
  */
-export function useBackendSetting(setting: "auto" | "opencl" | "cpu"): void {
-  process.env.COMPUTE_BACKEND = setting;
+export function useComputeSettings(settings: {
+  computeBackend: "auto" | "opencl" | "cpu";
+  computeWorkers: number;
+  computeThreads: number;
+}): void {
+  process.env.COMPUTE_BACKEND = settings.computeBackend;
+  if (settings.computeWorkers > 0) process.env.COMPUTE_WORKERS = String(settings.computeWorkers);
+  if (settings.computeThreads > 0) process.env.COMPUTE_THREADS = String(settings.computeThreads);
   backend = undefined;
 }
 

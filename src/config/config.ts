@@ -58,6 +58,9 @@ export type Config = Readonly<{
   computeGatewayWorker: boolean;
   /** COMPUTE_BACKEND: auto (OpenCL when a context works, else CPU), opencl (falls back to CPU, saying why), cpu. */
   computeBackend: "auto" | "opencl" | "cpu";
+  /** COMPUTE_WORKERS: compute worker threads (0: the cores, at most 4); COMPUTE_THREADS: threads one CPU kernel may split over (0: the cores, at most 8). */
+  computeWorkers: number;
+  computeThreads: number;
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -168,5 +171,7 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     computeQueueName: nonEmpty(env, "COMPUTE_QUEUE") ?? "compute-jobs",
     computeGatewayWorker: bool(env, "COMPUTE_GATEWAY_WORKER", true),
     computeBackend: oneOf(env, "COMPUTE_BACKEND", ["auto", "opencl", "cpu"] as const, "auto"),
+    computeWorkers: int(env, "COMPUTE_WORKERS", 0),
+    computeThreads: int(env, "COMPUTE_THREADS", 0),
   });
 }

@@ -9,7 +9,7 @@ import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
-import { useBackendSetting } from "../compute/compute-pool.ts";
+import { useComputeSettings } from "../compute/compute-pool.ts";
 import { createComputeJobs } from "../compute/jobs/compute-jobs.ts";
 import { createComputeWorkers } from "../compute/workers.ts";
 import type { Config } from "../config/config.ts";
@@ -38,7 +38,7 @@ export type Services = Awaited<ReturnType<typeof createServices>>;
 export async function createServices(config: Config, logger: Logger, options: { parser?: "eager" | "lazy" } = {}) {
   await migrate(config, logger);
   // before any thread starts: the GFQL and compute threads resolve the backend from their copy of the environment
-  useBackendSetting(config.computeBackend);
+  useComputeSettings(config);
   const db = await createDb(config);
   const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
   const pubsub = createGatewayPubSub(redis);

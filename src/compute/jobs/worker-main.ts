@@ -11,7 +11,7 @@ import { migrate } from "../../store/migrate.ts";
 import { createDb } from "../../store/prisma.ts";
 import { createGatewayPubSub } from "../../store/pubsub.ts";
 import { createRedisClients } from "../../store/redis.ts";
-import { useBackendSetting } from "../compute-pool.ts";
+import { useComputeSettings } from "../compute-pool.ts";
 import { createComputeJobs } from "./compute-jobs.ts";
 
 export async function startComputeWorker(config: Config = loadConfig()) {
@@ -19,7 +19,7 @@ export async function startComputeWorker(config: Config = loadConfig()) {
   if (!config.redisUrl)
     throw new Error("npm run worker takes jobs from the queue on Redis: set REDIS_URL (and the server's DATABASE_URL, DATA_DIR)");
   await migrate(config, logger);
-  useBackendSetting(config.computeBackend);
+  useComputeSettings(config);
   const db = await createDb(config);
   const redis = createRedisClients(config.redisUrl);
   const pubsub = createGatewayPubSub(redis);
