@@ -138,10 +138,25 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph 
   const acc = new Float64Array(k);
   const seen = new Int32Array(k).fill(-1);
   const touched = new Int32Array(k);
-  let cap = Math.max(16, Math.min(g.nbr.length, 4 * k));
-  let nbr = new Int32Array(cap);
-  let w = new Float64Array(cap);
   const start = new Int32Array(k + 1);
+  // First pass: how many neighbouring communities each community has (the exact sizes: no growth, no copies).
+  for (let c = 0; c < k; c++) {
+    let count = 0;
+    for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
+      const v = members[i] as number;
+      for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
+        const d = membership[g.nbr[j] as number] as number;
+        if (d !== c && seen[d] !== c) {
+          seen[d] = c;
+          count++;
+        }
+      }
+    }
+    start[c + 1] = (start[c] as number) + count;
+  }
+  seen.fill(-1);
+  const nbr = new Int32Array(start[k] as number);
+  const w = new Float64Array(start[k] as number);
   const loop = new Float64Array(k);
   const strength = new Float64Array(k);
   let out = 0;
@@ -167,26 +182,16 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph 
         acc[d] = (acc[d] as number) + (g.w === null ? 1 : (g.w[j] as number));
       }
     }
-    if (out + nt > cap) {
-      while (out + nt > cap) cap *= 2;
-      const nn = new Int32Array(cap);
-      nn.set(nbr.subarray(0, out));
-      nbr = nn;
-      const nw = new Float64Array(cap);
-      nw.set(w.subarray(0, out));
-      w = nw;
-    }
     for (let t = 0; t < nt; t++) {
       const d = touched[t] as number;
       nbr[out] = d;
       w[out] = acc[d] as number;
       out++;
     }
-    start[c + 1] = out;
     loop[c] = self;
     strength[c] = str;
   }
-  return { n: k, start, nbr: nbr.slice(0, out), w: w.slice(0, out), loop, strength, total: g.total };
+  return { n: k, start, nbr, w, loop, strength, total: g.total };
 }
 
 /** Newman's modularity of a membership on g, with igraph's resolution (Q = Σ_c e_c/2m - γ (K_c/2m)²). */
