@@ -1,7 +1,7 @@
 // bench/compute: one measured row per (graph, algorithm case, backend), formatted into the table bench/compute.ts prints.
 
 export type Measure =
-  | { state: "ok"; ms: number; modularity?: number; communities?: number; beyond?: number; csrBytes?: number }
+  | { state: "ok"; ms: number; modularity?: number; communities?: number; beyond?: number; graph?: number; csrBytes?: number }
   | { state: "timeout"; capMs: number }
   | { state: "error"; message: string }
   | { state: "none"; why: string };
@@ -46,10 +46,14 @@ export function table(header: string[], rows: string[][]): string {
 }
 
 export function rowsTable(rows: Row[]): string {
-  const header = ["graph", "algorithm", "opencl", "cpu", "igraph", "graphology", "cpu/ig", "ocl/ig", "mem/CSR"];
+  const header = ["graph", "algorithm", "opencl", "cpu", "igraph", "graphology", "cpu/ig", "ocl/ig", "mem/CSR", "alg/CSR"];
   const body = rows.map((r) => {
     const cpu = r.measures.cpu;
     const mem = cpu?.state === "ok" && cpu.beyond !== undefined && cpu.csrBytes ? `${(cpu.beyond / cpu.csrBytes).toFixed(2)}x` : "";
+    const own =
+      cpu?.state === "ok" && cpu.beyond !== undefined && cpu.graph !== undefined && cpu.csrBytes
+        ? `${((cpu.beyond - cpu.graph) / cpu.csrBytes).toFixed(2)}x`
+        : "";
     return [
       r.graph,
       r.title,
@@ -60,6 +64,7 @@ export function rowsTable(rows: Row[]): string {
       ratio(ms(r.measures.cpu), ms(r.measures.igraph)),
       ratio(ms(r.measures.opencl), ms(r.measures.igraph)),
       mem,
+      own,
     ];
   });
   return table(header, body);

@@ -41,6 +41,8 @@ export type OursReply = {
   firstMs?: number;
   /** Peak RSS beyond the loaded tables (after they were read), and the CSR's own bytes. */
   beyondBytes?: number;
+  /** Resident growth from building the kept graph (CSR, and the undirected view when read undirected). */
+  graphBytes?: number;
   csrBytes?: number;
   modularity?: number;
   communities?: number;
@@ -84,6 +86,8 @@ function run(request: OursRequest): void {
   // The undirected view is cached per graph like the CSR itself: built with it, not inside the algorithm's time.
   if (!request.directed) undirected(graph);
   const csrMs = performance.now() - start;
+  gc?.();
+  const graphBytes = statusBytes("VmRSS") - baseline;
 
   const params: Record<string, unknown> = {};
   for (const [key, spec] of Object.entries(entry.params)) if (spec.default !== undefined) params[key] = spec.default;
@@ -135,7 +139,18 @@ function run(request: OursRequest): void {
     }
     if (!out) continue;
     const beyondBytes = statusBytes("VmHWM") - baseline;
-    const reply: OursReply = { backend, ok: true, loadMs, csrMs, runMs, firstMs, beyondBytes, csrBytes: csrBytes(csr), output: out.kind };
+    const reply: OursReply = {
+      backend,
+      ok: true,
+      loadMs,
+      csrMs,
+      runMs,
+      firstMs,
+      beyondBytes,
+      graphBytes,
+      csrBytes: csrBytes(csr),
+      output: out.kind,
+    };
     if (dropped.length) reply.dropped = dropped;
     if (out.kind !== "graph") {
       const first = out.columns[0];
