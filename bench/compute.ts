@@ -4,7 +4,7 @@
 // Run: node bench/compute.ts [--edges 1000000,5000000] [--only pagerank,louvain,...] [--cap 30] [--repeat 2]
 //      [--medium 25000] [--small 1500] [--graphology-max-edges 1000000 | --no-graphology] [--graphology-cap 10]
 //      [--pivots 0.05] [--cpu-prof]
-// Every time is the best of --repeat calls (no more calls once --cap seconds are spent); past the cap is "> cap".
+// Every time is the best of --repeat calls (no further call once --cap seconds are spent); past the cap is "> cap".
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -232,7 +232,7 @@ async function main(): Promise<void> {
           repeat: REPEAT,
           cap_seconds: CAP_MS / 1000,
         };
-        const measure = fromServer(await python.request(request, CAP_MS + 10_000));
+        const measure = fromServer(await python.request(request, 2 * CAP_MS + 10_000));
         row.measures.igraph = measure;
       } else row.measures.igraph = { state: "none", why: "no igraph equivalent" };
       if (c.graphology && g.graph.m > GRAPHOLOGY_MAX) {
@@ -245,7 +245,7 @@ async function main(): Promise<void> {
           `graphology Graph (${c.directed ? "directed" : "undirected"})`,
         );
         const request = { file: g.file, directed: c.directed, op: c.graphology, repeat: REPEAT, capSeconds: GRAPHOLOGY_CAP_MS / 1000 };
-        row.measures.graphology = fromServer(await graphology.request(request, GRAPHOLOGY_CAP_MS + 5_000), GRAPHOLOGY_CAP_MS);
+        row.measures.graphology = fromServer(await graphology.request(request, 2 * GRAPHOLOGY_CAP_MS + 5_000), GRAPHOLOGY_CAP_MS);
       }
       if (c.params && "k" in c.params && c.key === "cugraph/betweenness_centrality") {
         row.notes.push(`k = ${pivots} pivots of ${g.graph.n} nodes`);
@@ -288,9 +288,9 @@ async function main(): Promise<void> {
   if (defaulted.length) console.log(`Registered without a bench case (run with defaults): ${defaulted.join(", ")}`);
   const largest = graphs[graphs.length - 1]?.label ?? "";
   console.log(`\nTargets (issue 14, ${os.cpus().length} cores; "ours" = the faster of our backends that ran):`);
-  // Memory is judged where the CSR is large enough (>= 1M edges) for it to dominate the process's own growth.
-  const memoryGraphs = graphs.filter((g) => g.tier.includes("big") && g.graph.m >= 1_000_000).map((g) => g.label);
-  console.log(targets(rows, largest, ms, memoryGraphs.length ? memoryGraphs : [largest]));
+  // Memory is judged on the largest graph, where the CSR dominates fixed costs (kernel pool threads, V8's own heap);
+  // the table shows every graph's figures.
+  console.log(targets(rows, largest, ms, [largest]));
   console.log(`\ntotal ${formatMs(performance.now() - started)}${PROFILE ? `; CPU profiles in ${profileDir}` : ""}`);
   rmSync(work, { recursive: true, force: true });
 }
