@@ -172,7 +172,7 @@ const NUMERIC = /^(U?Int(8|16|32|64)|Float(32|64)|Bool)$/;
 
 /** A numeric column without nulls as one float per row. */
 function numericColumn(frame: pl.DataFrame | undefined, column: string, what: string, field: string): Float64Array {
-  if (!frame || !frame.columns.includes(column)) throw invalidField(`${field}: the ${what} table has no column "${column}"`, field);
+  if (!frame?.columns.includes(column)) throw invalidField(`${field}: the ${what} table has no column "${column}"`, field);
   const series = frame.getColumn(column);
   if (!NUMERIC.test(String(series.dtype.variant))) throw invalidField(`${field}: column "${column}" is not numeric`, field);
   if (series.nullCount() > 0) throw invalidField(`${field}: column "${column}" holds nulls`, field);

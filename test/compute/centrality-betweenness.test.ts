@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cugraphBetweenness, cugraphEdgeBetweenness, igraphBetweenness } from "../../src/compute/algorithms/centrality/betweenness.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
-import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as refValue, runReference } from "../helpers/graph-reference.ts";
 import { asCompute, byNode, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { igraphCloseness, igraphEccentricity, igraphHarmonic } from "../../src/compute/algorithms/centrality/distances.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
-import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as refValue, runReference } from "../helpers/graph-reference.ts";
 import { asCompute, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [fixture(21, 60, 120, { isolated: 3, loops: 2, multi: 4 }), fixture(22, 120, 180, { isolated: 1 })];

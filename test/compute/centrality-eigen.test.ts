@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { igraphAuthorityScore, igraphEigenvector, igraphHubScore } from "../../src/compute/algorithms/centrality/eigenvector.ts";
 import { cugraphHits, cugraphKatz } from "../../src/compute/algorithms/centrality/katz-hits.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
-import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as refValue, runReference } from "../helpers/graph-reference.ts";
 import { asCompute, byNode, column, eachReference, expectClose, fixture, runEntry, type TestGraph } from "./centrality-fixtures.ts";
 
 const graphs = [fixture(31, 60, 160, { isolated: 2, loops: 3, multi: 4 }), fixture(32, 150, 420, { isolated: 1 })];

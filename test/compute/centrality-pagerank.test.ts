@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { cugraphPagerank, igraphPagerank } from "../../src/compute/algorithms/centrality/pagerank.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
-import { valueOf as refValue, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as refValue, runReference } from "../helpers/graph-reference.ts";
 import { asCompute, byNode, column, eachReference, expectClose, fixture, runEntry, type TestGraph } from "./centrality-fixtures.ts";
 
 const graphs = [

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { igraphBibcoupling, igraphCocitation } from "../../src/compute/algorithms/centrality/cocitation.ts";
 import { igraphConstraint } from "../../src/compute/algorithms/centrality/constraint.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
-import { valueOf as refValue } from "../helpers/graph-reference.ts";
+import { answerValue as refValue } from "../helpers/graph-reference.ts";
 import { asCompute, column, eachReference, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
 const graphs = [fixture(41, 50, 120, { isolated: 3, loops: 3, multi: 5 }), fixture(42, 90, 200)];

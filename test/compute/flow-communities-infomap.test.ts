@@ -7,7 +7,7 @@ import { FlowGraph } from "../../src/compute/algorithms/flow-communities/infomap
 import { DEFAULT_SEED, random } from "../../src/compute/algorithms/flow-communities/random.ts";
 import { findAlgorithm } from "../../src/compute/registry.ts";
 import { cpuContext } from "../../src/compute/types.ts";
-import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { findAlgorithm } from "../../src/compute/registry.ts";
 import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
-import { valueOf as answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };

@@ -3,7 +3,7 @@
 import { type ComputeGraph, computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/modularity/index.ts";
 import { type AlgorithmEntry, type ComputeContext, cpuContext } from "../../src/compute/types.ts";
-import { valueOf as answerValue, runReference } from "../helpers/graph-reference.ts";
+import { answerValue, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 export type Fixture = { name: string; n: number; edges: [number, number][]; weight: number[] | null };
@@ -93,7 +93,7 @@ export function membershipOf(
   const out = e.run(graph, full, ctx, "community");
   if (out.kind !== "nodes") throw new Error("expected node columns");
   const col = out.columns[0];
-  if (!col || col.name !== "community" || !(col.values instanceof Int32Array)) throw new Error("expected an int membership column");
+  if (col?.name !== "community" || !(col.values instanceof Int32Array)) throw new Error("expected an int membership column");
   return col.values;
 }
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAlgorithms, registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { ALGORITHMS, computeSchema } from "../../src/compute/registry.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 import { entries } from "./service-entries.fixture.ts";
 

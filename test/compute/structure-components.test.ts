@@ -6,7 +6,7 @@ import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { createComputeContext } from "../../src/compute/backend.ts";
 import { type ComputeContext, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
-import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 import { backends } from "../kernels/backends.ts";
 

@@ -6,7 +6,7 @@ import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { createComputeContext } from "../../src/compute/backend.ts";
 import { type ComputeContext, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
 import { fixture } from "../helpers/fixtures.ts";
-import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { backends } from "../kernels/backends.ts";
 
 type Edge = readonly [number, number];

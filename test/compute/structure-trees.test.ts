@@ -4,7 +4,7 @@ import { type ComputeGraph, computeGraph } from "../../kernels/cpu/csr.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { sortByWeight } from "../../src/compute/algorithms/structure/sort-by-weight.ts";
 import { ComputeInputError, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
-import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 type Edge = readonly [number, number];

@@ -10,7 +10,7 @@ import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { entries } from "../compute/service-entries.fixture.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
-import { valueOf as answerOf, runReference } from "../helpers/graph-reference.ts";
+import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { createMcpWorld, type McpWorld } from "../mcp/setup.ts";
 import { errorOf, sampleGraph } from "./helpers.ts";
 

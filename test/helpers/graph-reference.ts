@@ -50,7 +50,7 @@ export async function runReference(graphs: ReferenceGraph[]): Promise<ReferenceA
 }
 
 /** The value of an answer, failing the test with the reference's error when it refused. */
-export function valueOf<T = unknown>(answer: ReferenceAnswer | undefined): T {
+export function answerValue<T = unknown>(answer: ReferenceAnswer | undefined): T {
   if (!answer) throw new Error("no reference answer");
   if (!answer.ok) throw new Error(`the reference refused: ${answer.error}`);
   return answer.value as T;
