@@ -53,6 +53,7 @@ export function sessionAnswer(fixture: GraphFixture) {
     dataset: {
       id: fixture.datasetId,
       name: fixture.name,
+      dataVersion: "v1",
       nodeEncodings: { bindings: fixture.nodeBindings },
       edgeEncodings: { bindings: fixture.edgeBindings },
       fieldFilters: fixture.fieldFilters,

@@ -14,7 +14,7 @@ scalar JSON
 type Revision { id: ID! number: Int! }
 type TableSchema { numRows: Int! dtypes: JSON! }
 type DatasetTables { nodes: TableSchema edges: TableSchema }
-type Dataset { id: ID! name: String! nodeEncodings: JSON! edgeEncodings: JSON! fieldFilters: JSON! tables: DatasetTables! }
+type Dataset { id: ID! name: String! dataVersion: String nodeEncodings: JSON! edgeEncodings: JSON! fieldFilters: JSON! tables: DatasetTables! }
 type Collection { id: ID! name: String! description: String position: Int! color: String! matchCount: Int nodeCount: Int
   edgeCount: Int matchesUrl: String updatedAt: String }
 type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! }
