@@ -168,7 +168,7 @@ export const CASES: Case[] = [
   { key: "igraph/community_label_propagation", tier: "big", directed: false, igraph: "g.community_label_propagation()", clustering: true },
   {
     key: "igraph/community_fastgreedy",
-    tier: "first",
+    tier: "medium",
     directed: false,
     igraph: "g.community_fastgreedy().as_clustering()",
     clustering: true,
