@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const benches = ["ingest.ts", "dataset.ts", "gfql.ts", "mcp.ts", "viz.ts"];
+const benches = ["ingest.ts", "dataset.ts", "gfql.ts", "mcp.ts", "viz.ts", "compute.ts"];
 let failed = 0;
 for (const bench of benches) {
   if (bench === "gfql.ts" && !existsSync(".tools/duckdb/node_modules/@duckdb/node-api")) {
