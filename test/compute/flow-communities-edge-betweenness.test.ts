@@ -1,55 +1,12 @@
 // community_edge_betweenness against python-igraph 0.10.2 itself: identical memberships on karate, planted partitions,
 // directed graphs read both ways, weighted graphs cut at `clusters`; igraph's refusals.
 import { describe, expect, it } from "vitest";
-import { computeGraph } from "../../kernels/cpu/csr.ts";
-import { findAlgorithm } from "../../src/compute/registry.ts";
-import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
-import { answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
-import { seeded } from "../helpers/seeded.ts";
+import { ComputeInputError } from "../../src/compute/types.ts";
+import { GRAPH_PYTHON } from "../helpers/graph-reference.ts";
+import { type Case, karate, membershipOf, planted, theirMembership } from "./flow-communities-fixtures.ts";
 
-type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };
-
-/** k planted groups of `size` nodes: inside pairs linked with probability pin, across with pout. */
-function planted(seed: number, k: number, size: number, pin: number, pout: number, weighted = false): Case {
-  const r = seeded(seed);
-  const n = k * size;
-  const edges: [number, number][] = [];
-  const weight: number[] = [];
-  for (let a = 0; a < n; a++) {
-    for (let b = a + 1; b < n; b++) {
-      const same = Math.floor(a / size) === Math.floor(b / size);
-      if (r.next() < (same ? pin : pout)) {
-        edges.push(r.next() < 0.5 ? [a, b] : [b, a]);
-        weight.push(weighted ? r.int(1, 9) / 2 : 1);
-      }
-    }
-  }
-  return weighted ? { n, edges, weight } : { n, edges };
-}
-
-async function karate(): Promise<Case> {
-  const [answers] = await runReference([{ n: 1, edges: [], calls: ["[list(e.tuple) for e in ig.Graph.Famous('Zachary').es]"] }]);
-  const edges = answerValue<[number, number][]>(answers?.[0]);
-  return { n: 34, edges };
-}
-
-function ours(c: Case, params: Record<string, unknown>): Int32Array {
-  const entry = findAlgorithm("igraph", "community_edge_betweenness");
-  if (!entry) throw new Error("community_edge_betweenness is not registered");
-  const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
-  const out = entry.run(graph, params, cpuContext, "eb");
-  if (out.kind !== "nodes") throw new Error("expected node columns");
-  return out.columns[0]?.values as Int32Array;
-}
-
-async function theirs(c: Case, call: string): Promise<{ ok: boolean; membership?: number[]; error?: string }> {
-  const [answers] = await runReference([
-    { n: c.n, edges: c.edges, directed: c.directed ?? false, edgeAttrs: c.weight ? { weight: c.weight } : {}, calls: [call] },
-  ]);
-  const a = answers?.[0];
-  if (!a?.ok) return { ok: false, error: a?.ok === false ? a.error : "no answer" };
-  return { ok: true, membership: (a.value as { membership: number[] }).membership };
-}
+const ours = (c: Case, params: Record<string, unknown>) => membershipOf("community_edge_betweenness", c, params);
+const theirs = theirMembership;
 
 describe.skipIf(!GRAPH_PYTHON)("igraph community_edge_betweenness", () => {
   it("answers igraph's membership on Zachary's karate club", async () => {

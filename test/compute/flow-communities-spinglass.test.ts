@@ -1,71 +1,13 @@
 // community_spinglass against python-igraph 0.10.2 itself: the modularity (igraph's g.modularity) of our partition no
 // more than 0.01 below that of igraph's own partition; seeded, deterministic; igraph's refusals.
 import { describe, expect, it } from "vitest";
-import { computeGraph } from "../../kernels/cpu/csr.ts";
-import { findAlgorithm } from "../../src/compute/registry.ts";
-import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
-import { answerValue, GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
-import { seeded } from "../helpers/seeded.ts";
+import { ComputeInputError } from "../../src/compute/types.ts";
+import { GRAPH_PYTHON, runReference } from "../helpers/graph-reference.ts";
+import { type Case, clusterCount, compareModularity, karate, membershipOf, planted } from "./flow-communities-fixtures.ts";
 
-type Case = { n: number; edges: [number, number][]; directed?: boolean; weight?: number[] };
-
-/** k planted groups of `size` nodes: inside pairs linked with probability pin, across with pout. */
-function planted(seed: number, k: number, size: number, pin: number, pout: number, weighted = false): Case {
-  const r = seeded(seed);
-  const n = k * size;
-  const edges: [number, number][] = [];
-  const weight: number[] = [];
-  for (let a = 0; a < n; a++) {
-    for (let b = a + 1; b < n; b++) {
-      const same = Math.floor(a / size) === Math.floor(b / size);
-      if (r.next() < (same ? pin : pout)) {
-        edges.push(r.next() < 0.5 ? [a, b] : [b, a]);
-        weight.push(weighted ? r.int(1, 9) / 2 : 1);
-      }
-    }
-  }
-  return weighted ? { n, edges, weight } : { n, edges };
-}
-
-async function karate(): Promise<Case> {
-  const [answers] = await runReference([{ n: 1, edges: [], calls: ["[list(e.tuple) for e in ig.Graph.Famous('Zachary').es]"] }]);
-  const edges = answerValue<[number, number][]>(answers?.[0]);
-  return { n: 34, edges };
-}
-
-function ours(c: Case, params: Record<string, unknown>): Int32Array {
-  const entry = findAlgorithm("igraph", "community_spinglass");
-  if (!entry) throw new Error("community_spinglass is not registered");
-  const graph = computeGraph(c.n, c.edges, { directed: c.directed ?? false });
-  const out = entry.run(graph, params, cpuContext, "sg");
-  if (out.kind !== "nodes") throw new Error("expected node columns");
-  return out.columns[0]?.values as Int32Array;
-}
-
-/** igraph's modularity of our membership and of igraph's own answer (same weights for both). */
-async function compare(c: Case, call: string, membership: Int32Array, weighted: boolean) {
-  const w = weighted ? ", weights='weight'" : "";
-  // igraph runs once: its membership's modularity and cluster count come from the same answer.
-  const [answers] = await runReference([
-    {
-      n: c.n,
-      edges: c.edges,
-      directed: c.directed ?? false,
-      edgeAttrs: c.weight ? { weight: c.weight } : {},
-      calls: [
-        `g.modularity(${JSON.stringify(Array.from(membership))}${w})`,
-        // python-igraph draws from python's random: seeded, so the reference answer is the same every run.
-        `(lambda m: [g.modularity(m${w}), len(set(m))])((__import__('random').seed(7), ${call})[1].membership)`,
-      ],
-    },
-  ]);
-  const [theirs, theirCount] = answerValue<[number, number]>(answers?.[1]);
-  return { ours: answerValue<number>(answers?.[0]), theirs, theirCount };
-}
-
-function count(membership: Int32Array): number {
-  return new Set(membership).size;
-}
+const ours = (c: Case, params: Record<string, unknown>) => membershipOf("community_spinglass", c, params);
+const compare = compareModularity;
+const count = clusterCount;
 
 describe.skipIf(!GRAPH_PYTHON)("igraph community_spinglass", () => {
   it("finds karate's partition as good as igraph's, the same for the same run, with both null models", async () => {
