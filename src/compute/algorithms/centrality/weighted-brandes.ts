@@ -1,5 +1,6 @@
 // Brandes' dependency accumulation over weighted shortest paths (Dijkstra with an indexed binary heap): the
 // CPU-only path of weighted betweenness. Distances that agree within igraph's relative epsilon (1e-10) tie.
+import { createDistHeap } from "./dist-heap.ts";
 
 export type WeightedBrandesArgs = {
   n: number;
@@ -36,59 +37,17 @@ export function weightedBrandes(args: WeightedBrandesArgs): { node: Float64Array
   const delta = new Float64Array(n);
   const settled = new Uint8Array(n);
   const order = new Int32Array(n);
-  const heap = new Int32Array(n);
-  const pos = new Int32Array(n).fill(-1);
   const limit = cutoff < 0 ? Number.POSITIVE_INFINITY : cutoff;
-  let size = 0;
-
-  const up = (at: number) => {
-    const v = heap[at] as number;
-    const d = dist[v] as number;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      const p = heap[parent] as number;
-      if ((dist[p] as number) <= d) break;
-      heap[at] = p;
-      pos[p] = at;
-      at = parent;
-    }
-    heap[at] = v;
-    pos[v] = at;
-  };
-  const down = (at: number) => {
-    const v = heap[at] as number;
-    const d = dist[v] as number;
-    for (;;) {
-      let child = 2 * at + 1;
-      if (child >= size) break;
-      const right = child + 1;
-      if (right < size && (dist[heap[right] as number] as number) < (dist[heap[child] as number] as number)) child = right;
-      const c = heap[child] as number;
-      if ((dist[c] as number) >= d) break;
-      heap[at] = c;
-      pos[c] = at;
-      at = child;
-    }
-    heap[at] = v;
-    pos[v] = at;
-  };
+  const queue = createDistHeap(dist);
 
   for (let b = 0; b < sources.length; b++) {
     const s = sources[b] as number;
     let count = 0;
     dist[s] = 0;
     sigma[s] = 1;
-    heap[0] = s;
-    pos[s] = 0;
-    size = 1;
-    while (size > 0) {
-      const v = heap[0] as number;
-      size--;
-      pos[v] = -1;
-      if (size > 0) {
-        heap[0] = heap[size] as number;
-        down(0);
-      }
+    queue.push(s);
+    while (queue.size > 0) {
+      const v = queue.pop();
       settled[v] = 1;
       order[count++] = v;
       const dv = dist[v] as number;
@@ -102,16 +61,14 @@ export function weightedBrandes(args: WeightedBrandesArgs): { node: Float64Array
         if (dw === Number.POSITIVE_INFINITY) {
           dist[w] = alt;
           sigma[w] = sv;
-          heap[size] = w;
-          size++;
-          up(size - 1);
+          queue.push(w);
           continue;
         }
         const cmp = compareEps(alt, dw);
         if (cmp < 0) {
           dist[w] = alt;
           sigma[w] = sv;
-          up(pos[w] as number);
+          queue.decreased(w);
         } else if (cmp === 0) sigma[w] = (sigma[w] as number) + sv;
       }
     }

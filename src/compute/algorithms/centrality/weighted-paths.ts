@@ -1,6 +1,7 @@
 // Weighted single-source distances (Dijkstra, binary heap) summarized per source as the "path-stats" kernel
 // summarizes breadth-first ones: the CPU-only path of weighted closeness and harmonic centrality.
 import type { PathStatsResult } from "../../../../kernels/cpu/path-stats.ts";
+import { createDistHeap } from "./dist-heap.ts";
 
 export type WeightedPathStatsArgs = {
   n: number;
@@ -21,41 +22,8 @@ export function weightedPathStats(args: WeightedPathStatsArgs): PathStatsResult 
   const dist = new Float64Array(n).fill(Number.POSITIVE_INFINITY);
   const done = new Uint8Array(n);
   const touched = new Int32Array(n);
-  const heap = new Int32Array(n);
-  const pos = new Int32Array(n).fill(-1);
   const limit = cutoff < 0 ? Number.POSITIVE_INFINITY : cutoff;
-  let size = 0;
-  const up = (at: number) => {
-    const v = heap[at] as number;
-    const d = dist[v] as number;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      const p = heap[parent] as number;
-      if ((dist[p] as number) <= d) break;
-      heap[at] = p;
-      pos[p] = at;
-      at = parent;
-    }
-    heap[at] = v;
-    pos[v] = at;
-  };
-  const down = (at: number) => {
-    const v = heap[at] as number;
-    const d = dist[v] as number;
-    for (;;) {
-      let child = 2 * at + 1;
-      if (child >= size) break;
-      const right = child + 1;
-      if (right < size && (dist[heap[right] as number] as number) < (dist[heap[child] as number] as number)) child = right;
-      const c = heap[child] as number;
-      if ((dist[c] as number) >= d) break;
-      heap[at] = c;
-      pos[c] = at;
-      at = child;
-    }
-    heap[at] = v;
-    pos[v] = at;
-  };
+  const queue = createDistHeap(dist);
   for (let b = 0; b < count; b++) {
     const s = sources[b] as number;
     let seen = 0;
@@ -63,18 +31,11 @@ export function weightedPathStats(args: WeightedPathStatsArgs): PathStatsResult 
     let inverse = 0;
     let far = 0;
     dist[s] = 0;
-    heap[0] = s;
-    size = 1;
+    queue.push(s);
     touched[seen++] = s;
     let settledCount = 0;
-    while (size > 0) {
-      const v = heap[0] as number;
-      size--;
-      pos[v] = -1;
-      if (size > 0) {
-        heap[0] = heap[size] as number;
-        down(0);
-      }
+    while (queue.size > 0) {
+      const v = queue.pop();
       done[v] = 1;
       settledCount++;
       const dv = dist[v] as number;
@@ -92,12 +53,10 @@ export function weightedPathStats(args: WeightedPathStatsArgs): PathStatsResult 
         if (dw === Number.POSITIVE_INFINITY) {
           dist[w] = alt;
           touched[seen++] = w;
-          heap[size] = w;
-          size++;
-          up(size - 1);
+          queue.push(w);
         } else if (alt < dw) {
           dist[w] = alt;
-          up(pos[w] as number);
+          queue.decreased(w);
         }
       }
     }
