@@ -509,8 +509,8 @@ static int in_bounds(napi_env env, Buf *b, size_t offset, size_t size) {
   return 1;
 }
 
-/* write(buffer, typedArray, byteOffset = 0): copies the array into the buffer (blocking). */
-static napi_value Write(napi_env env, napi_callback_info info) {
+/* A blocking copy between a typed array and a buffer: (buffer, typedArray, byteOffset = 0). */
+static napi_value transfer(napi_env env, napi_callback_info info, int into_buffer) {
   napi_value argv[3];
   get_args(env, info, 3, argv);
   cl_command_queue q = queue_of(env);
@@ -522,28 +522,17 @@ static napi_value Write(napi_env env, napi_callback_info info) {
   size_t offset = size_arg(env, argv[2], 0);
   if (!in_bounds(env, b, offset, size)) return NULL;
   if (size == 0) return undefined(env);
-  cl_int err = g.cl->EnqueueWriteBuffer(q, b->mem, CL_TRUE, offset, size, data, 0, NULL, NULL);
-  if (err != CL_SUCCESS) throw_cl(env, "clEnqueueWriteBuffer", err);
+  cl_int err = into_buffer ? g.cl->EnqueueWriteBuffer(q, b->mem, CL_TRUE, offset, size, data, 0, NULL, NULL)
+                           : g.cl->EnqueueReadBuffer(q, b->mem, CL_TRUE, offset, size, data, 0, NULL, NULL);
+  if (err != CL_SUCCESS) throw_cl(env, into_buffer ? "clEnqueueWriteBuffer" : "clEnqueueReadBuffer", err);
   return undefined(env);
 }
 
+/* write(buffer, typedArray, byteOffset = 0): copies the array into the buffer (blocking). */
+static napi_value Write(napi_env env, napi_callback_info info) { return transfer(env, info, 1); }
+
 /* read(buffer, typedArray, byteOffset = 0): fills the array from the buffer once the queue before it is done. */
-static napi_value Read(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  get_args(env, info, 3, argv);
-  cl_command_queue q = queue_of(env);
-  if (!q) return NULL;
-  Buf *b = live_buffer(env, argv[0]);
-  void *data;
-  size_t size;
-  if (!b || !bytes_of(env, argv[1], &data, &size)) return NULL;
-  size_t offset = size_arg(env, argv[2], 0);
-  if (!in_bounds(env, b, offset, size)) return NULL;
-  if (size == 0) return undefined(env);
-  cl_int err = g.cl->EnqueueReadBuffer(q, b->mem, CL_TRUE, offset, size, data, 0, NULL, NULL);
-  if (err != CL_SUCCESS) throw_cl(env, "clEnqueueReadBuffer", err);
-  return undefined(env);
-}
+static napi_value Read(napi_env env, napi_callback_info info) { return transfer(env, info, 0); }
 
 /* fill(buffer, pattern, byteOffset = 0, bytes = rest): repeats a one-element typed array over the range. */
 static napi_value Fill(napi_env env, napi_callback_info info) {
