@@ -1,5 +1,4 @@
 // Compute schema (spec 2.9): the algorithms this service runs, by library, with their parameters and outputs.
-import { ALGORITHMS, computeSchema } from "../../src/compute/registry.ts";
 import type { AlgorithmEntry } from "../../src/compute/types.ts";
 import { builder } from "../builder.ts";
 
@@ -44,15 +43,22 @@ const ComputeAlgorithm = builder.objectRef<AlgorithmEntry>("ComputeAlgorithm").i
   }),
 });
 
+/** The registry, imported on first use: its many modules would otherwise load with the schema at every start. */
+const registry = () => import("../../src/compute/registry.ts");
+
 builder.queryFields((t) => ({
   computeSchema: t.field({
     type: ComputeSchema,
     description: "The compute/layout/types schema of GET api/v1/datasets/ (spec 2.9).",
-    resolve: () => ({ compute: computeSchema(), layout: { cugraph: [], igraph: [] }, types: { CuGraphKind: CUGRAPH_KINDS } }),
+    resolve: async () => ({
+      compute: (await registry()).computeSchema(),
+      layout: { cugraph: [], igraph: [] },
+      types: { CuGraphKind: CUGRAPH_KINDS },
+    }),
   }),
   computeAlgorithms: t.field({
     type: [ComputeAlgorithm],
     description: "Every registered compute algorithm with its parameters.",
-    resolve: () => [...ALGORITHMS],
+    resolve: async () => [...(await registry()).ALGORITHMS],
   }),
 }));
