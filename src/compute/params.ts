@@ -67,6 +67,8 @@ function checkValue(value: unknown, spec: ParamSpec, field: string): unknown {
     case "nodeColumn":
       if (typeof value !== "string" || value === "") throw invalidField(`${field} must name a column`, field);
       return value;
+    case "json":
+      return value;
   }
 }
 

@@ -13,11 +13,12 @@ export type Backend = "cpu" | "opencl";
  * - node: a node id (as the node table holds it), resolved to its row (a number); nodes: ids -> Int32Array of rows;
  * - edgeColumn: a column name of the edge table (igraph's `weights: "weight"`), resolved to a Float64Array per
  *   edge (a null value answers 400);
- *   nodeColumn likewise over the node table.
+ *   nodeColumn likewise over the node table;
+ * - json: any JSON value, passed as given (the algorithm checks it and throws ComputeInputError naming the field).
  * A parameter with `nullable` also takes null; an absent one without a default is undefined in `run`.
  */
 export type ParamSpec = {
-  type: "number" | "integer" | "boolean" | "string" | "enum" | "numbers" | "node" | "nodes" | "edgeColumn" | "nodeColumn";
+  type: "number" | "integer" | "boolean" | "string" | "enum" | "numbers" | "node" | "nodes" | "edgeColumn" | "nodeColumn" | "json";
   default?: unknown;
   required?: boolean;
   nullable?: boolean;
