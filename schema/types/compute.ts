@@ -25,7 +25,11 @@ const ComputeSchema = builder
     description: "Spec 2.9's schema: exactly the compute algorithms (and layouts) that run here.",
     fields: (t) => ({
       compute: t.field({ type: LibraryAlgorithms, resolve: (s) => s.compute }),
-      layout: t.field({ type: LibraryAlgorithms, description: "Server layouts (none yet).", resolve: (s) => s.layout }),
+      layout: t.field({
+        type: LibraryAlgorithms,
+        description: "Server layouts (dataset creation's `layout`, GFQL layout_igraph / layout_cugraph), aliases included.",
+        resolve: (s) => s.layout,
+      }),
       types: t.field({ type: ComputeTypes, resolve: (s) => s.types }),
     }),
   });
@@ -43,8 +47,9 @@ const ComputeAlgorithm = builder.objectRef<AlgorithmEntry>("ComputeAlgorithm").i
   }),
 });
 
-/** The registry, imported on first use: its many modules would otherwise load with the schema at every start. */
+/** The registries, imported on first use: their many modules would otherwise load with the schema at every start. */
 const registry = () => import("../../src/compute/registry.ts");
+const layouts = () => import("../../src/layout/registry.ts");
 
 builder.queryFields((t) => ({
   computeSchema: t.field({
@@ -52,7 +57,7 @@ builder.queryFields((t) => ({
     description: "The compute/layout/types schema of GET api/v1/datasets/ (spec 2.9).",
     resolve: async () => ({
       compute: (await registry()).computeSchema(),
-      layout: { cugraph: [], igraph: [] },
+      layout: (await layouts()).layoutSchema(),
       types: { CuGraphKind: CUGRAPH_KINDS },
     }),
   }),

@@ -8,7 +8,7 @@ import { resolveBackend } from "./backend.ts";
 import type { EntrySummary } from "./run-entries.ts";
 import { type Backend, ComputeCancelled, type Progress } from "./types.ts";
 
-/** One run: the version's tables and bindings, the raw `compute` object (labels -> entries), where to write. */
+/** One run: the version's tables and bindings, the raw `compute` object (labels -> entries) and `layout`, where to write. */
 export type ComputeJob = {
   nodesPath: string;
   edgesPath: string | undefined;
@@ -17,7 +17,10 @@ export type ComputeJob = {
   destination: string;
   /** The bound `edge_weight` column (cuGraph weighs by it). */
   edgeWeight?: string | undefined;
+  /** Labels -> entries (spec 2.9 `compute`); null or undefined when the run only lays out. */
   compute: unknown;
+  /** A request's `layout` ({libraries: [lib], alg, params, directed}), run after `compute`: node columns x, y (z). */
+  layout?: unknown;
   /** A fresh folder: nodes.arrow (and edges.arrow when the graph has edges) are written there. */
   outDir: string;
   backend: Backend;

@@ -1,9 +1,10 @@
 // The worker thread that runs compute jobs (compute-pool.ts): reads a version's tables (kept, with their CSR, for
-// the next job), runs the entries, writes the new version's tables.
+// the next job), runs the entries (then the layout, if any), writes the new version's tables.
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 import type pl from "nodejs-polars";
 import { isAppError } from "../errors/app-error.ts";
+import { parseLayout } from "../layout/parse.ts";
 import { createTableCache } from "../gfql/surface/table-cache.ts";
 import { linkTable, writeTable } from "../ingest/table-files.ts";
 import { loadAlgorithms } from "./algorithm-lookup.ts";
@@ -20,7 +21,11 @@ const cache = createTableCache(Number((workerData as { cacheBytes?: number } | n
 const PROGRESS_MS = 100;
 
 async function run(id: number, job: ComputeJob, flag: Int32Array): Promise<ComputeJobResult> {
-  const entries = parseCompute(job.compute);
+  // The layout runs last, as one more entry: its x, y (z) columns land on the tables the compute entries left.
+  const entries = [
+    ...(job.compute === null || job.compute === undefined ? [] : parseCompute(job.compute)),
+    ...(job.layout === null || job.layout === undefined ? [] : [parseLayout(job.layout)]),
+  ];
   const start = {
     nodes: cache.read(job.nodesPath),
     edges: job.edgesPath ? cache.read(job.edgesPath) : undefined,

@@ -192,7 +192,8 @@ export function createDatasetService(deps: {
   const newVersion = () => `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
 
   /**
-   * Runs `compute` over the tables of `version` and writes the result as a new version (its fields for the record).
+   * Runs `compute` (then `layout`) over the tables of `version` and writes the result as a new version (its fields
+   * for the record).
    * The tables of `version` are left as they are.
    */
   async function computeVersion(
@@ -200,7 +201,7 @@ export function createDatasetService(deps: {
     version: string,
     hasEdges: boolean,
     bindings: { node: Record<string, string>; edge: Record<string, string> },
-    compute: unknown,
+    run: { compute: unknown; layout?: unknown },
     options: ComputeRunOptions = {},
   ) {
     const from = ["datasets", id, "tables", version];
@@ -215,7 +216,8 @@ export function createDatasetService(deps: {
           source: bindings.edge.source ?? "source",
           destination: bindings.edge.destination ?? "destination",
           edgeWeight: bindings.edge.edge_weight,
-          compute,
+          compute: run.compute,
+          layout: run.layout,
           outDir,
           backend: deps.computeBackend ?? configuredBackend(),
         },
@@ -236,24 +238,37 @@ export function createDatasetService(deps: {
 
   const hasCompute = (compute: unknown) =>
     compute !== null && compute !== undefined && typeof compute === "object" && Object.keys(compute).length > 0;
+  const hasLayout = (layout: unknown) => layout !== null && layout !== undefined;
 
-  /** Rebuilds the tables (and runs the dataset's compute on them) and switches the record to them in one update, then drops the old ones. */
+  /**
+   * Rebuilds the tables (and runs the dataset's compute, then its layout, on them) and switches the record to them in
+   * one update, then drops the old ones.
+   */
   async function rebuild(viewer: Viewer, record: DatasetRecord, extra: Record<string, unknown> = {}): Promise<DatasetRecord> {
     const built = await build(viewer, record);
     const { nodeBindings, edgeBindings, ...fields } = built;
     // Compute at creation runs whenever the tables are (re)built, so a dataset filled by direct uploads gets its
-    // columns after each upload; the built version without them is dropped.
-    if (hasCompute(record.compute) && built.dataVersion) {
+    // columns after each upload; the built version without them is dropped. The layout (node columns x, y, z) runs
+    // last in the same worker run, so its positions are stored with the version.
+    const layout = hasLayout(record.layout) ? record.layout : undefined;
+    if ((hasCompute(record.compute) || layout !== undefined) && built.dataVersion) {
       const computed = await computeVersion(
         record.id,
         built.dataVersion,
         "edges" in (JSON.parse(fields.tablesSchemas) as object),
         { node: nodeBindings, edge: edgeBindings },
-        record.compute,
+        { compute: hasCompute(record.compute) ? record.compute : null, layout },
       ).finally(() => blobs.remove(["datasets", record.id, "tables", built.dataVersion as string]));
       const { summaries, ...computedFields } = computed;
-      const said = summaries.map((s) => `${s.label} (${s.library} ${s.alg})`).join(", ");
-      Object.assign(fields, computedFields, { report: [fields.report, `Computed ${said}.`].filter(Boolean).join(" ") });
+      const computedSummaries = layout === undefined ? summaries : summaries.slice(0, -1);
+      const laidOut = layout === undefined ? undefined : summaries.at(-1);
+      const said = computedSummaries.map((s) => `${s.label} (${s.library} ${s.alg})`).join(", ");
+      const report = [
+        fields.report,
+        computedSummaries.length > 0 ? `Computed ${said}.` : "",
+        laidOut ? `Laid out (${laidOut.library} ${laidOut.alg}): node columns ${laidOut.columns.join(", ")}.` : "",
+      ];
+      Object.assign(fields, computedFields, { report: report.filter(Boolean).join(" ") });
     }
     const updated = await db.dataset.update({
       where: { id: record.id },
@@ -282,6 +297,8 @@ export function createDatasetService(deps: {
       await loadAlgorithms();
       parseCompute(input.compute);
     }
+    // The layout's library, name and parameters too (the registry loads on first use, not with the service).
+    if (hasLayout(input.layout)) (await import("../layout/parse.ts")).parseLayout(input.layout);
     for (const [i, transform] of (input.edgeHypergraphTransform ?? []).entries())
       readHypergraphOptions(transform, `edge_hypergraph_transform[${i}]`);
     const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
@@ -429,7 +446,7 @@ export function createDatasetService(deps: {
       record.dataVersion,
       Boolean(record.tablesSchemas.edges),
       bindings,
-      compute,
+      { compute },
       options,
     );
     // Only onto the version it read: an upload that landed meanwhile is not overwritten (the job runner retries).

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadAlgorithms, registerAlgorithms } from "../../src/compute/algorithm-lookup.ts";
 import { ALGORITHMS, computeSchema } from "../../src/compute/registry.ts";
+import { layoutSchema } from "../../src/layout/registry.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 import { answerValue as answerOf, runReference } from "../helpers/graph-reference.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -89,7 +90,7 @@ describe("compute over REST and GraphQL", () => {
       expect(status).toBe(200);
       expect(schema).toEqual({
         compute: computeSchema(),
-        layout: { cugraph: [], igraph: [] },
+        layout: layoutSchema(),
         types: { CuGraphKind: ["Graph", "MultiGraph", "BiPartiteGraph"] },
       });
       const compute = schema.compute as { cugraph: string[]; igraph: string[] };
