@@ -69,7 +69,24 @@ function checkValue(value: unknown, spec: ParamSpec, field: string): unknown {
       return value;
     case "json":
       return value;
+    case "positions":
+      return checkPositionRecords(value, field);
   }
+}
+
+/** A list of {vertex, x, y} records (cuGraph's pos_list): vertex a node id, x and y finite numbers. */
+function checkPositionRecords(value: unknown, field: string): unknown {
+  if (!Array.isArray(value)) throw invalidField(`${field} must be a list of {vertex, x, y} records`, field);
+  for (const [k, record] of value.entries()) {
+    const at = `${field}[${k}]`;
+    if (!isObject(record)) throw invalidField(`${at} must be a {vertex, x, y} record`, at);
+    if (!isId(record.vertex)) throw invalidField(`${at}.vertex must be a node id`, `${at}.vertex`);
+    for (const axis of ["x", "y"]) {
+      const v = record[axis];
+      if (typeof v !== "number" || !Number.isFinite(v)) throw invalidField(`${at}.${axis} must be a finite number`, `${at}.${axis}`);
+    }
+  }
+  return value;
 }
 
 /** Checks `params` against the entry's specs: unknown names, types, ranges; fills defaults. */
@@ -192,6 +209,18 @@ export function resolveParams(parsed: ParsedEntry, tables: ParamTables): Record<
     else if (spec.type === "nodes") out[name] = rowsOfIds(tables, value as unknown[], field);
     else if (spec.type === "edgeColumn") out[name] = numericColumn(tables.edges, value as string, "edge", field);
     else if (spec.type === "nodeColumn") out[name] = numericColumn(tables.nodes, value as string, "node", field);
+    else if (spec.type === "positions") {
+      const records = value as { vertex: unknown; x: number; y: number }[];
+      out[name] = {
+        rows: rowsOfIds(
+          tables,
+          records.map((r) => r.vertex),
+          field,
+        ),
+        x: Float64Array.from(records, (r) => r.x),
+        y: Float64Array.from(records, (r) => r.y),
+      };
+    }
   }
   return out;
 }

@@ -15,10 +15,24 @@ export type Backend = "cpu" | "opencl";
  *   edge (a null value answers 400);
  *   nodeColumn likewise over the node table;
  * - json: any JSON value, passed as given (the algorithm checks it and throws ComputeInputError naming the field).
+ * - positions: a list of {vertex, x, y} records (cuGraph's pos_list), vertex a node id; resolved to
+ *   PositionRecords (rows and coordinates).
  * A parameter with `nullable` also takes null; an absent one without a default is undefined in `run`.
  */
 export type ParamSpec = {
-  type: "number" | "integer" | "boolean" | "string" | "enum" | "numbers" | "node" | "nodes" | "edgeColumn" | "nodeColumn" | "json";
+  type:
+    | "number"
+    | "integer"
+    | "boolean"
+    | "string"
+    | "enum"
+    | "numbers"
+    | "node"
+    | "nodes"
+    | "edgeColumn"
+    | "nodeColumn"
+    | "json"
+    | "positions";
   default?: unknown;
   required?: boolean;
   nullable?: boolean;
@@ -64,6 +78,9 @@ export type ComputeOutput =
     };
 
 export type Progress = { phase: string; iteration?: number; fraction?: number };
+
+/** A resolved `positions` parameter: record k puts node row rows[k] at (x[k], y[k]). */
+export type PositionRecords = { rows: Int32Array; x: Float64Array; y: Float64Array };
 
 export type ComputeContext = {
   backend: Backend;
