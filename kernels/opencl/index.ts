@@ -5,6 +5,7 @@ import { brandesOpenCl } from "./brandes.ts";
 import { componentsOpenCl } from "./components.ts";
 import { coreNumberOpenCl } from "./core-number.ts";
 import { edgeSimilarityOpenCl } from "./edge-similarity.ts";
+import { frStepperOpenCl } from "./fruchterman-reingold.ts";
 import { pagerankOpenCl } from "./pagerank.ts";
 import { pathStatsOpenCl } from "./path-stats.ts";
 import { clDevice } from "./runtime.ts";
@@ -24,6 +25,7 @@ const ports: Record<string, Port> = {
   sssp: ssspOpenCl,
   brandes: brandesOpenCl,
   "path-stats": pathStatsOpenCl,
+  "fruchterman-reingold": frStepperOpenCl,
 };
 
 /** Kernel names that have an OpenCL version. */
