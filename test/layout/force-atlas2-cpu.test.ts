@@ -2,8 +2,7 @@
 // within 10% of python-igraph's Fruchterman-Reingold where ForceAtlas2's own model allows it, and level with
 // graphology's forceAtlas2 under the same settings), and each parameter's documented effect: gravity, LinLog,
 // prevent_overlapping, pos_list, edge weights, live setParams, progress and cancellation, Barnes-Hut accuracy.
-import Graph from "graphology";
-import forceAtlas2 from "graphology-layout-forceatlas2";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { computeGraph, undirected } from "../../kernels/cpu/csr.ts";
 import { type Fa2Params, repulsion } from "../../kernels/cpu/force-atlas2.ts";
@@ -15,6 +14,16 @@ import { findLayout } from "../../src/layout/registry.ts";
 import { randomPositions } from "../../src/layout/seeded.ts";
 import { answerValue, runReference } from "../helpers/graph-reference.ts";
 import { allFinite, layoutStress, randomGraph } from "../helpers/layout-quality.ts";
+
+// graphology's packages are CommonJS whose typings NodeNext resolution reads as namespaces: required, with the
+// few signatures used here.
+type GraphologyGraph = { addNode(key: number, attributes: Record<string, number>): void; addEdge(a: number, b: number): void };
+const require = createRequire(import.meta.url);
+const Graph = require("graphology") as new (options: Record<string, unknown>) => GraphologyGraph;
+const forceAtlas2 = require("graphology-layout-forceatlas2") as (
+  graph: GraphologyGraph,
+  options: { iterations: number; settings: Record<string, unknown> },
+) => Record<string, { x: number; y: number }>;
 
 const fa2 = findLayout("cugraph", "force_atlas2");
 if (!fa2?.start) throw new Error("cugraph force_atlas2 is not registered with start");
