@@ -101,7 +101,7 @@ describe("cugraph force_atlas2 (CPU)", () => {
       // graphology's forceAtlas2 with cuGraph's defaults, from the same start.
       const start = randomPositions(n, 2, 42, 100);
       const g = new Graph({ type: "undirected" });
-      for (let i = 0; i < n; i++) g.addNode(i, { x: start[2 * i], y: start[2 * i + 1] });
+      for (let i = 0; i < n; i++) g.addNode(i, { x: start[2 * i] as number, y: start[2 * i + 1] as number });
       for (const [a, b] of edges) g.addEdge(a, b);
       const settings = { outboundAttractionDistribution: true, scalingRatio: 2, gravity: 1, barnesHutOptimize: true, barnesHutTheta: 0.5 };
       const theirs = forceAtlas2(g, { iterations: 500, settings });
