@@ -1,5 +1,8 @@
-// VizSession: live visualization sessions (spec 2.7, 4.5), their change stream, and dataset sharing.
+// VizSession: live visualization sessions (spec 2.7, 4.5), their change stream, their live layout job, and dataset
+// sharing.
 import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
+import { LAYOUT_STATES } from "../../src/sessions/layout-frame.ts";
+import { LAYOUT_ACTIONS, type SessionLayout } from "../../src/sessions/layout-jobs.ts";
 import { ownerPresentAt, type VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
 import { builder } from "../builder.ts";
 import { DatasetRef } from "./dataset.ts";
@@ -16,6 +19,31 @@ const VizRevision = builder.objectRef<Revision>("VizRevision").implement({
   }),
 });
 
+const SessionLayoutState = builder.enumType("SessionLayoutState", { values: LAYOUT_STATES });
+const SessionLayoutAction = builder.enumType("SessionLayoutAction", {
+  values: LAYOUT_ACTIONS,
+  description:
+    "START (layout: {libraries, alg, params, directed}; default cuGraph force_atlas2; answers the running job when one runs), " +
+    "PAUSE, RESUME, SET_PARAMS (layout: {params} with the layout's live parameters only), STOP.",
+});
+
+const SessionLayoutRef = builder.objectRef<SessionLayout>("SessionLayout").implement({
+  description:
+    "A session's live server layout. Its positions stream as binary frames on the WebSocket " +
+    "/graph/data/<sessionId>/layout/stream; PAUSE, STOP and DONE store them as the session's layout (DONE also as the dataset's default).",
+  fields: (t) => ({
+    state: t.field({ type: SessionLayoutState, resolve: (j) => j.state }),
+    library: t.exposeString("library"),
+    algorithm: t.exposeString("algorithm"),
+    params: t.field({ type: "JSON", description: "The current parameters, defaults filled.", resolve: (j) => j.params }),
+    iteration: t.exposeInt("iteration", { description: "Iterations done so far." }),
+    maxIter: t.exposeInt("maxIter", { description: "Iterations it runs to (0: until stopped)." }),
+    nodeCount: t.exposeInt("nodeCount"),
+    error: t.exposeString("error", { nullable: true }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
 export const VizSessionRef = builder.objectRef<VizSession>("VizSession").implement({
   fields: (t) => ({
     id: t.exposeID("id", { description: "The session_id of graph.html and the tool endpoint." }),
@@ -29,13 +57,21 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
       resolve: (s) => ownerPresentAt(s.ownerSeenAt),
     }),
     hasLayout: t.boolean({ resolve: (s) => s.layoutVersion !== null }),
+    layoutJob: t.field({
+      type: SessionLayoutRef,
+      nullable: true,
+      description: "The session's live server layout (null when none was ever started).",
+      resolve: (s, _args, ctx) => ctx.services.layouts.get(s.id),
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });
 
 export const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
   fields: (t) => ({
-    kind: t.exposeString("kind", { description: "REVISION, LAYOUT or COLLECTIONS." }),
+    kind: t.exposeString("kind", {
+      description: "REVISION, LAYOUT, COLLECTIONS or LAYOUT_JOB (the live layout job changed: refetch layoutJob).",
+    }),
     revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),
   }),
 });
@@ -60,6 +96,18 @@ builder.mutationFields((t) => ({
     description: "What opening graph.html?dataset=<id> does: a new live session owned by the caller.",
     args: { datasetId: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => ctx.services.sessions.open(await ctx.requireViewer(), String(args.datasetId)),
+  }),
+  controlSessionLayout: t.field({
+    type: SessionLayoutRef,
+    description:
+      "Starts, pauses, resumes, changes the live parameters of, or stops the session's server layout. Any viewer of the session may.",
+    args: {
+      sessionId: t.arg.id({ required: true }),
+      action: t.arg({ type: SessionLayoutAction, required: true }),
+      layout: t.arg({ type: "JSON" }),
+    },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.layouts.control(await ctx.requireViewer(), String(args.sessionId), args.action, args.layout ?? undefined),
   }),
   shareDataset: t.field({
     type: "String",

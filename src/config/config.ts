@@ -61,6 +61,8 @@ export type Config = Readonly<{
   /** COMPUTE_WORKERS: compute worker threads (0: the cores, at most 4); COMPUTE_THREADS: threads one CPU kernel may split over (0: the cores, at most 8). */
   computeWorkers: number;
   computeThreads: number;
+  /** LAYOUT_FRAME_MS: live session layouts send a session's pages at most one position frame per this many ms. */
+  layoutFrameMs: number;
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -173,5 +175,6 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     computeBackend: oneOf(env, "COMPUTE_BACKEND", ["auto", "opencl", "cpu"] as const, "auto"),
     computeWorkers: int(env, "COMPUTE_WORKERS", 0),
     computeThreads: int(env, "COMPUTE_THREADS", 0),
+    layoutFrameMs: int(env, "LAYOUT_FRAME_MS", 50, 1),
   });
 }

@@ -7,6 +7,7 @@ import { WebSocketServer } from "ws";
 import { type Config, loadConfig } from "../config/config.ts";
 import { createGateway } from "./gateway.ts";
 import { graphqlWsOptions } from "./graphql-ws.ts";
+import { createLayoutStream } from "./layout-stream.ts";
 
 function peer(socket: Socket | undefined): string {
   return socket?.remoteAddress ?? "unknown";
@@ -35,7 +36,10 @@ export async function startNodeServer(config: Config = loadConfig()) {
     })),
     wss,
   );
+  // Live layout frames: /graph/data/<session>/layout/stream.
+  const layoutStream = createLayoutStream(gateway.services, { clientAddress: (request) => peer(request.socket) });
   server.on("upgrade", (request, socket, head) => {
+    if (layoutStream.handle(request, socket, head)) return;
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
       socket.destroy();
       return;
@@ -53,6 +57,7 @@ export async function startNodeServer(config: Config = loadConfig()) {
     stopping ??= (async () => {
       logger.info("draining", { signal });
       await wsServer.dispose();
+      layoutStream.close();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);

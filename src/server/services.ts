@@ -21,6 +21,7 @@ import { createQueryPool } from "../gfql/surface/query-pool.ts";
 import { createHealthService } from "../health/health-service.ts";
 import { createParseSandbox } from "../ingest/parse-sandbox.ts";
 import { createCollectionService } from "../sessions/collections.ts";
+import { createSessionLayouts } from "../sessions/layout-jobs.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
 import { createMcpSessionDirectory } from "../store/mcp-session-directory.ts";
@@ -113,6 +114,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, gfql });
+  const layouts = createSessionLayouts({ db, sessions, datasets, redis, logger, frameMs: config.layoutFrameMs });
   const mcpSessions = createMcpSessionDirectory(redis, config.mcpIdleSeconds);
   const workers = createComputeWorkers({ setting: config.computeBackend });
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });
@@ -125,6 +127,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
 
   async function close(): Promise<void> {
     workers.close();
+    await layouts.close();
     await computeJobs.close();
     await parser.close();
     await queryPool.close();
@@ -149,6 +152,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     sessions,
     gfql,
     collections,
+    layouts,
     computeJobs: computeJobs.service,
     mcpSessions,
     workers,

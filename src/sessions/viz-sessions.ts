@@ -17,7 +17,11 @@ export function ownerPresentAt(seenAt: Date | null): boolean {
   return Boolean(seenAt && Date.now() - seenAt.getTime() < PRESENCE_MS);
 }
 
-export type VizSessionEvent = { kind: "REVISION" | "LAYOUT" | "COLLECTIONS"; sessionId: string; revisionNumber: number };
+export type VizSessionEvent = {
+  kind: "REVISION" | "LAYOUT" | "COLLECTIONS" | "LAYOUT_JOB";
+  sessionId: string;
+  revisionNumber: number;
+};
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
 
@@ -62,16 +66,37 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     const session = await viewable(viewer, id);
     if (session.ownerId !== viewer.userId) throw new AppError("FORBIDDEN", "only the session owner may change its layout");
     if (bytes.byteLength % 8 !== 0) throw new AppError("INVALID_INPUT", "a layout is x,y float32 pairs (a multiple of 8 bytes)");
-    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}.f32`;
-    await blobs.writeAtomic(["sessions", id, version], bytes);
-    await db.vizSession.update({ where: { id }, data: { layoutVersion: version } });
-    if (session.layoutVersion) await blobs.remove(["sessions", id, session.layoutVersion]);
+    await storeLayout(id, bytes);
     return publish(id, "LAYOUT");
   }
 
+  /** Stores x,y float32 pairs as the session's layout (a live layout job's positions; the caller checked access). */
+  async function storeLayout(id: string, bytes: Uint8Array): Promise<void> {
+    const before = await db.vizSession.findUnique({ where: { id }, select: { layoutVersion: true } });
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}.f32`;
+    await blobs.writeAtomic(["sessions", id, version], bytes);
+    await db.vizSession.update({ where: { id }, data: { layoutVersion: version } });
+    if (before?.layoutVersion) await blobs.remove(["sessions", id, before.layoutVersion]);
+  }
+
+  /** Stores x,y float32 pairs as the dataset's default layout (a finished live layout): sessions without their own open with it. */
+  async function storeDatasetLayout(datasetId: string, bytes: Uint8Array): Promise<void> {
+    const before = await db.dataset.findUnique({ where: { id: datasetId }, select: { defaultLayout: true } });
+    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}.f32`;
+    await blobs.writeAtomic(["datasets", datasetId, "layouts", version], bytes);
+    await db.dataset.update({ where: { id: datasetId }, data: { defaultLayout: version } });
+    datasetRows.forget(datasetId);
+    if (before?.defaultLayout) await blobs.remove(["datasets", datasetId, "layouts", before.defaultLayout]);
+  }
+
+  /** The session's own layout, else its dataset's default one while it fits the current node table. */
   async function layout(viewer: Viewer, id: string): Promise<Uint8Array | undefined> {
     const session = await viewable(viewer, id);
-    return session.layoutVersion ? readFile(blobs.pathOf("sessions", id, session.layoutVersion)) : undefined;
+    if (session.layoutVersion) return readFile(blobs.pathOf("sessions", id, session.layoutVersion));
+    const dataset = await db.dataset.findUnique({ where: { id: session.datasetId }, select: { defaultLayout: true, nodeCount: true } });
+    if (!dataset?.defaultLayout) return undefined;
+    const bytes = await readFile(blobs.pathOf("datasets", session.datasetId, "layouts", dataset.defaultLayout)).catch(() => undefined);
+    return bytes && bytes.byteLength === (dataset.nodeCount ?? -1) * 8 ? bytes : undefined;
   }
 
   /** Records that the owner's page is connected (called while their subscription is open). */
@@ -137,5 +162,5 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return updated;
   }
 
-  return { open, get, list, setLayout, layout, ownerPresence, share };
+  return { open, get, list, setLayout, layout, ownerPresence, share, storeLayout, storeDatasetLayout, notify: publish };
 }

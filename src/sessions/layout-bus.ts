@@ -1,0 +1,91 @@
+// Live layouts across gateway instances (REDIS_URL): frames published as binary messages on one channel per
+// session (received with ioredis' messageBuffer, only by instances with pages of that session), and control
+// messages (a command for the instance running a job, its answer, a late viewer's request for the latest frame) on
+// one JSON channel. A connection of its own subscribes: the GraphQL event target's subscriber parses every message
+// it gets as JSON.
+import type { Redis } from "ioredis";
+import type { RedisClients } from "../store/redis.ts";
+
+const FRAME_PREFIX = "layout:frame:";
+const CONTROL = "layout:control";
+/** Frames carry their sender's id first (fixed width), so an instance skips its own. */
+const ORIGIN_BYTES = 32;
+
+export type LayoutCommandAction = "PAUSE" | "RESUME" | "SET_PARAMS" | "STOP";
+
+export type ControlMessage =
+  | { kind: "command"; to: string; from: string; requestId: string; sessionId: string; action: LayoutCommandAction; params?: unknown }
+  | { kind: "reply"; to: string; requestId: string; error?: { code: string; message: string; field?: string | undefined } }
+  | { kind: "latest"; sessionId: string };
+
+export type LayoutBus = {
+  publishFrame(sessionId: string, bytes: Uint8Array): void;
+  /** Receive other instances' frames of this session (counted: the last unwatch unsubscribes). */
+  watch(sessionId: string): void;
+  unwatch(sessionId: string): void;
+  send(message: ControlMessage): void;
+  close(): Promise<void>;
+};
+
+export type LayoutBusHandlers = {
+  onFrame(sessionId: string, bytes: Uint8Array): void;
+  onControl(message: ControlMessage): void;
+};
+
+function originOf(instanceId: string): Buffer {
+  const origin = Buffer.alloc(ORIGIN_BYTES);
+  origin.write(instanceId.slice(0, ORIGIN_BYTES), "latin1");
+  return origin;
+}
+
+export function createLayoutBus(redis: RedisClients, instanceId: string, handlers: LayoutBusHandlers): LayoutBus {
+  const publisher: Redis = redis.publish;
+  const subscriber: Redis = redis.publish.duplicate();
+  subscriber.on("error", () => {});
+  const origin = originOf(instanceId);
+  const watched = new Map<string, number>();
+  void subscriber.subscribe(CONTROL).catch(() => {});
+  // After a reconnect ioredis subscribes again to the channels it had.
+
+  subscriber.on("messageBuffer", (channelBytes: Buffer, message: Buffer) => {
+    const channel = channelBytes.toString("latin1");
+    if (channel === CONTROL) {
+      try {
+        handlers.onControl(JSON.parse(message.toString("utf8")) as ControlMessage);
+      } catch {
+        // not ours
+      }
+      return;
+    }
+    if (!channel.startsWith(FRAME_PREFIX) || message.byteLength < ORIGIN_BYTES) return;
+    if (message.subarray(0, ORIGIN_BYTES).equals(origin)) return;
+    handlers.onFrame(channel.slice(FRAME_PREFIX.length), message.subarray(ORIGIN_BYTES));
+  });
+
+  return {
+    publishFrame(sessionId, bytes) {
+      const message = Buffer.concat([origin, bytes]);
+      publisher.publish(FRAME_PREFIX + sessionId, message).catch(() => {});
+    },
+    watch(sessionId) {
+      const count = watched.get(sessionId) ?? 0;
+      watched.set(sessionId, count + 1);
+      if (count === 0) void subscriber.subscribe(FRAME_PREFIX + sessionId).catch(() => {});
+    },
+    unwatch(sessionId) {
+      const count = (watched.get(sessionId) ?? 1) - 1;
+      if (count > 0) {
+        watched.set(sessionId, count);
+        return;
+      }
+      watched.delete(sessionId);
+      void subscriber.unsubscribe(FRAME_PREFIX + sessionId).catch(() => {});
+    },
+    send(message) {
+      publisher.publish(CONTROL, JSON.stringify(message)).catch(() => {});
+    },
+    async close() {
+      await subscriber.quit().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,121 @@
+// The worker thread of one live layout: reads the dataset version's tables and CSR (as compute workers do), runs
+// the layout step by step, and posts its positions (transferred Float32Arrays) at most every frameMs, on each
+// command, and at the end. Commands (pause, resume, params, stop) arrive between steps.
+import { parentPort, workerData } from "node:worker_threads";
+import { loadAlgorithms } from "../compute/algorithm-lookup.ts";
+import { createComputeContext } from "../compute/backend.ts";
+import { computeGraphOf } from "../compute/graph-from-tables.ts";
+import { type ParsedEntry, resolveParams } from "../compute/params.ts";
+import { ComputeInputError } from "../compute/types.ts";
+import { isAppError } from "../errors/app-error.ts";
+import { readTable } from "../ingest/table-files.ts";
+import type { LayoutIteration } from "../layout/types.ts";
+import { findAnyLayout, maxIterOf } from "./layout-entry.ts";
+import type { FrameReason, LayoutThreadCommand, LayoutThreadInit, LayoutThreadReply } from "./layout-thread-messages.ts";
+
+const init = workerData as LayoutThreadInit;
+const port = parentPort;
+if (!port) throw new Error("layout-worker.ts runs as a worker thread");
+
+const post = (reply: LayoutThreadReply, transfer: ArrayBuffer[] = []) => port.postMessage(reply, transfer);
+
+function failed(error: unknown): void {
+  if (error instanceof ComputeInputError) post({ type: "failed", message: error.message, field: error.field });
+  else if (isAppError(error)) post({ type: "failed", message: error.message, field: error.details?.field as string | undefined });
+  else post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
+}
+
+async function open(): Promise<{ iteration: LayoutIteration; params: Record<string, unknown> }> {
+  await loadAlgorithms();
+  const entry = findAnyLayout(init.library, init.algorithm);
+  if (!entry?.start) throw new Error(`${init.library} ${init.algorithm} does not run step by step`);
+  const nodes = readTable(init.nodesPath);
+  const edges = init.edgesPath ? readTable(init.edgesPath) : undefined;
+  const tables = { nodes, edges, nodeId: init.nodeId, source: init.source, destination: init.destination, edgeWeight: init.edgeWeight };
+  const graph = computeGraphOf(tables, init.directed);
+  const parsed: ParsedEntry = { label: "layout", field: "layout", entry, params: init.params, directed: init.directed };
+  const params = resolveParams(parsed, tables);
+  const initial = init.initial && init.initial.length === graph.n * entry.dims ? init.initial : undefined;
+  const ctx = createComputeContext({ backend: init.backend });
+  return { iteration: entry.start(graph, params, ctx, initial), params };
+}
+
+let paused = init.paused === true;
+let stopping = false;
+let wake: (() => void) | undefined;
+const commands: LayoutThreadCommand[] = [];
+
+port.on("message", (command: LayoutThreadCommand) => {
+  commands.push(command);
+  wake?.();
+});
+
+/** Waits for the next command (while paused). */
+const nextCommand = () =>
+  new Promise<void>((resolve) => {
+    wake = () => {
+      wake = undefined;
+      resolve();
+    };
+  });
+
+/** Lets queued messages in between steps. */
+const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function main(): Promise<void> {
+  const { iteration: layout } = await open();
+  let maxIter = maxIterOf(init.params);
+  const n = layout.positions().length / layout.dims;
+  post({ type: "ready", nodeCount: n, dims: layout.dims });
+  const send = (reason: FrameReason) => {
+    // positions() may be a view reused by the layout: post a copy, transferred (no second copy).
+    const positions = layout.positions().slice();
+    post({ type: "frame", reason, iteration: layout.iteration, positions }, [positions.buffer as ArrayBuffer]);
+  };
+  send(paused ? "pause" : "tick");
+  let lastPost = Date.now();
+  try {
+    while (!stopping) {
+      for (let command = commands.shift(); command; command = commands.shift()) {
+        if (command.type === "stop") {
+          stopping = true;
+          send("stop");
+          break;
+        }
+        if (command.type === "pause") paused = true;
+        else if (command.type === "resume") paused = false;
+        else {
+          layout.setParams?.(command.params);
+          maxIter = maxIterOf({ max_iter: maxIter, ...command.params });
+        }
+        send(command.type);
+        lastPost = Date.now();
+      }
+      if (stopping) break;
+      if (maxIter > 0 && layout.iteration >= maxIter) {
+        send("done");
+        break;
+      }
+      if (paused) {
+        await nextCommand();
+        continue;
+      }
+      layout.step();
+      if (Date.now() - lastPost >= init.frameMs) {
+        send("tick");
+        lastPost = Date.now();
+      }
+      await yieldToMessages();
+    }
+  } finally {
+    layout.dispose?.();
+  }
+}
+
+main().then(
+  () => port.close(),
+  (error: unknown) => {
+    failed(error);
+    port.close();
+  },
+);

@@ -1,0 +1,215 @@
+// Live session layouts on one server: START streams ForceAtlas2 frames to a page-less WebSocket client; PAUSE,
+// RESUME, SET_PARAMS and STOP through GraphQL; positions stored on STOP and DONE (DONE also as the dataset's
+// default); one job for two STARTs; strangers refused.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { TestDatabase } from "../helpers/databases.ts";
+import { bearer, firstEvent } from "../helpers/http.ts";
+import {
+  control,
+  createUser,
+  edgeDataset,
+  type LiveServer,
+  layoutJob,
+  liveDatabase,
+  login,
+  openSession,
+  ringWithChords,
+  startLive,
+  streamFrames,
+  waitForJob,
+} from "./layout-live-helpers.ts";
+
+const N = 300;
+/** Long enough to pause and change mid-run. */
+const LONG = { libraries: ["cugraph"], alg: "force_atlas2", params: { max_iter: 1_000_000 } };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function storedLayout(url: string, token: string, sessionId: string): Promise<{ status: number; values: Float32Array }> {
+  const response = await fetch(`${url}/graph/data/${sessionId}/layout`, { headers: bearer(token) });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const values = new Float32Array(bytes.byteLength / 4);
+  new Uint8Array(values.buffer).set(bytes);
+  return { status: response.status, values };
+}
+
+describe("live session layout on one server", () => {
+  let db: TestDatabase;
+  let server: LiveServer;
+  let url: string;
+  let token: string;
+  let datasetId: string;
+
+  beforeAll(async () => {
+    db = await liveDatabase("sqlite");
+    server = await startLive({ ...db.env, LAYOUT_FRAME_MS: "50" });
+    url = server.url;
+    token = await login(url);
+    datasetId = await edgeDataset(url, token, ringWithChords(N, 150));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+    await db?.drop();
+  });
+
+  it("streams frames with the header, finite positions and growing iterations; the job reads RUNNING", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    expect(await layoutJob(url, token, sessionId)).toBeNull();
+    const client = await streamFrames(url, sessionId, bearer(token));
+    try {
+      const started = await control(url, token, sessionId, "START", LONG);
+      expect(started.errors).toBeUndefined();
+      expect(started.data.controlSessionLayout).toMatchObject({
+        state: "RUNNING",
+        library: "cugraph",
+        algorithm: "force_atlas2",
+        maxIter: 1_000_000,
+        nodeCount: N,
+      });
+      // defaults filled
+      expect(started.data.controlSessionLayout.params).toMatchObject({ max_iter: 1_000_000, gravity: 1, scaling_ratio: 2 });
+      await client.next(() => client.frames.length >= 4);
+      const frames = client.frames.slice(0, 4);
+      for (const frame of frames) {
+        expect(frame).toMatchObject({ nodeCount: N, dims: 2, maxIter: 1_000_000, state: "RUNNING" });
+        expect(frame.positions.every(Number.isFinite)).toBe(true);
+      }
+      for (let i = 1; i < frames.length; i++) {
+        expect((frames[i] as { seq: number }).seq).toBeGreaterThan((frames[i - 1] as { seq: number }).seq);
+        expect((frames[i] as { iteration: number }).iteration).toBeGreaterThan((frames[i - 1] as { iteration: number }).iteration);
+      }
+      // the positions move
+      expect(frames[3]?.positions).not.toEqual(frames[0]?.positions);
+      expect((await layoutJob(url, token, sessionId)).state).toBe("RUNNING");
+    } finally {
+      client.close();
+      await control(url, token, sessionId, "STOP");
+    }
+  });
+
+  it("pauses (frames stop, the positions are stored) and resumes (frames again)", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    await control(url, token, sessionId, "START", LONG);
+    const client = await streamFrames(url, sessionId, bearer(token));
+    try {
+      await client.next((f) => f.state === "RUNNING" && f.iteration > 0);
+      const paused = await control(url, token, sessionId, "PAUSE");
+      expect(paused.data.controlSessionLayout.state).toBe("PAUSED");
+      const pauseFrame = await client.next((f) => f.state === "PAUSED");
+      await sleep(200);
+      const count = client.frames.length;
+      await sleep(400);
+      expect(client.frames.length).toBe(count);
+      const stored = await storedLayout(url, token, sessionId);
+      expect(stored.status).toBe(200);
+      expect(stored.values).toEqual(pauseFrame.positions);
+
+      const resumed = await control(url, token, sessionId, "RESUME");
+      expect(resumed.data.controlSessionLayout.state).toBe("RUNNING");
+      const again = await client.next((f) => f.state === "RUNNING" && f.iteration > pauseFrame.iteration, count);
+      expect(again.iteration).toBeGreaterThan(pauseFrame.iteration);
+    } finally {
+      client.close();
+      await control(url, token, sessionId, "STOP");
+    }
+  });
+
+  it("changes live parameters, seen in layoutJob and by another client's subscription; others are refused with the field", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    await control(url, token, sessionId, "START", LONG);
+    try {
+      const event = await firstEvent(url, token, `subscription { vizSessionChanged(id: "${sessionId}") { kind } }`, () =>
+        control(url, token, sessionId, "SET_PARAMS", { params: { gravity: 5, lin_log_mode: true } }),
+      );
+      expect(event).toEqual({ data: { vizSessionChanged: { kind: "LAYOUT_JOB" } } });
+      const job = await layoutJob(url, token, sessionId);
+      expect(job.params).toMatchObject({ gravity: 5, lin_log_mode: true, scaling_ratio: 2 });
+      expect(job.state).toBe("RUNNING");
+
+      const refused = await control(url, token, sessionId, "SET_PARAMS", { params: { random_state: 3 } });
+      expect(refused.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_INPUT", details: { field: "layout.params.random_state" } });
+      const bad = await control(url, token, sessionId, "SET_PARAMS", { params: { gravity: "strong" } });
+      expect(bad.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_INPUT", details: { field: "layout.params.gravity" } });
+    } finally {
+      await control(url, token, sessionId, "STOP");
+    }
+  });
+
+  it("starts one job for two STARTs at once", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const [a, b] = await Promise.all([control(url, token, sessionId, "START", LONG), control(url, token, sessionId, "START")]);
+    try {
+      expect(a.data.controlSessionLayout.updatedAt).toBe(b.data.controlSessionLayout.updatedAt);
+      expect(b.data.controlSessionLayout.maxIter).toBe(1_000_000);
+      const later = await control(url, token, sessionId, "START", { libraries: ["cugraph"], alg: "force_atlas2", params: { max_iter: 5 } });
+      expect(later.data.controlSessionLayout.maxIter).toBe(1_000_000);
+    } finally {
+      await control(url, token, sessionId, "STOP");
+    }
+  });
+
+  it("stores the positions on STOP and answers them to GET .../layout", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    await control(url, token, sessionId, "START", LONG);
+    const client = await streamFrames(url, sessionId, bearer(token));
+    try {
+      await client.next((f) => f.iteration > 2);
+      const stopped = await control(url, token, sessionId, "STOP");
+      expect(stopped.data.controlSessionLayout.state).toBe("STOPPED");
+      const last = await client.next((f) => f.state === "STOPPED");
+      const stored = await storedLayout(url, token, sessionId);
+      expect(stored.values).toEqual(last.positions);
+      expect(stored.values.length).toBe(N * 2);
+    } finally {
+      client.close();
+    }
+  });
+
+  it("runs to max_iter (DONE), stores the session's layout and the dataset's default; a late viewer and a new session get it", async () => {
+    const own = await edgeDataset(url, token, ringWithChords(120, 60, 11));
+    const sessionId = await openSession(url, token, own);
+    const started = await control(url, token, sessionId, "START", {
+      libraries: ["cugraph"],
+      alg: "force_atlas2",
+      params: { max_iter: 40 },
+    });
+    expect(started.data.controlSessionLayout.maxIter).toBe(40);
+    const done = await waitForJob(url, token, sessionId, (job) => job.state === "DONE");
+    expect(done.iteration).toBe(40);
+    const stored = await storedLayout(url, token, sessionId);
+    expect(stored.values.length).toBe(240);
+    expect(stored.values.every(Number.isFinite)).toBe(true);
+
+    const late = await streamFrames(url, sessionId, bearer(token));
+    try {
+      const first = await late.next(() => true, 0, 5_000);
+      expect(first).toMatchObject({ state: "DONE", iteration: 40, maxIter: 40, nodeCount: 120 });
+      expect(first.positions).toEqual(stored.values);
+    } finally {
+      late.close();
+    }
+
+    const next = await openSession(url, token, own);
+    const fallback = await storedLayout(url, token, next);
+    expect(fallback.status).toBe(200);
+    expect(fallback.values).toEqual(stored.values);
+  });
+
+  it("refuses the stream and the mutation to a stranger, and the stream without credentials", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const admin = await login(url);
+    const stranger = await createUser(url, admin, "stranger");
+    await expect(streamFrames(url, sessionId, bearer(stranger))).rejects.toThrow("refused: 404");
+    await expect(streamFrames(url, sessionId, {})).rejects.toThrow("refused: 401");
+    const answer = await control(url, stranger, sessionId, "START");
+    expect(answer.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(await layoutJob(url, token, sessionId)).toBeNull();
+  });
+
+  it("refuses a layout that cannot run step by step, naming the field", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const answer = await control(url, token, sessionId, "START", { libraries: ["igraph"], alg: "circle" });
+    expect(answer.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_INPUT", details: { field: "layout.alg" } });
+    const none = await control(url, token, sessionId, "PAUSE");
+    expect(none.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+  });
+});
