@@ -1,6 +1,8 @@
 // Validated GFQL query AST: the shapes parseGfql returns and executeGfql consumes.
 
 import type { ParsedEntry } from "../compute/params.ts";
+import type { Fa2LayoutSpec } from "./call-fa2-layout.ts";
+import type { LayoutCallSpec } from "./call-layout.ts";
 import type { CypherRowPlan } from "./cypher/rows.ts";
 import type { QueryExpr } from "./query-string/parse.ts";
 
@@ -101,6 +103,9 @@ export type CallSpec =
   | { fn: "group_by"; keys: string[]; aggregations: Array<{ out: string; agg: AggFn; column?: string }> }
   /** compute_igraph / compute_cugraph: a checked registry entry (call-compute.ts). */
   | { fn: "compute_igraph" | "compute_cugraph"; entry: ParsedEntry }
+  /** layout_igraph / layout_cugraph (call-layout.ts) and fa2_layout (call-fa2-layout.ts): positions as node columns. */
+  | LayoutCallSpec
+  | Fa2LayoutSpec
   /** Built only by parseCypher (no wire form): a Cypher query's per-path rows (cypher/rows.ts). */
   | { fn: "cypher_rows"; plan: CypherRowPlan };
 

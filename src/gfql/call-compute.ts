@@ -27,7 +27,7 @@ const invalid = (fn: string, key: string, want: string, path: string) =>
  * A compute service refusal (AppError with details.field, a path inside the Call) as a GFQL error at that path; a
  * parameter the algorithm does not take is an unknown key (E303), as for the Call's own parameters.
  */
-function asGfqlError(error: unknown, fallback: string): unknown {
+export function asGfqlError(error: unknown, fallback: string): unknown {
   if (!(error instanceof AppError) || error.code !== "INVALID_INPUT") return error;
   const field = typeof error.details?.field === "string" && error.details.field.startsWith(fallback) ? error.details.field : fallback;
   return gfqlError(error.details?.unknownParameter ? "E303" : "E201", error.message, field);

@@ -1,8 +1,11 @@
-// Graph Calls: degrees, dict filters, hop, node materialization, self-edge pruning and node drop/keep.
+// Graph Calls: degrees, dict filters, hop, node materialization, self-edge pruning, node drop/keep, compute and
+// layouts.
 
 import pl from "nodejs-polars";
 import type { CallSpec, Scalar } from "./ast.ts";
 import { runComputeCall } from "./call-compute.ts";
+import { runFa2Call } from "./call-fa2-layout.ts";
+import { runLayoutCall } from "./call-layout.ts";
 import { runChain } from "./chain.ts";
 import { applyFilter } from "./filter-expr.ts";
 import { gfqlError } from "./gfql-error.ts";
@@ -70,6 +73,11 @@ export function runGraphCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGr
     case "compute_igraph":
     case "compute_cugraph":
       return runComputeCall(g, spec.entry, path);
+    case "layout_igraph":
+    case "layout_cugraph":
+      return runLayoutCall(g, spec, path);
+    case "fa2_layout":
+      return runFa2Call(g, spec, path);
     default:
       throw new Error(`not a graph call: ${spec.fn}`);
   }

@@ -1,6 +1,8 @@
 // The GFQL Call safelist (pygraphistry SAFELIST_V1), the subset this engine implements, and their parameters.
 
 import { COMPUTE_CALL_PARAMS } from "./call-compute.ts";
+import { FA2_CALL_PARAMS } from "./call-fa2-layout.ts";
+import { LAYOUT_CALL_PARAMS } from "./call-layout.ts";
 
 /** Every function name pygraphistry's SAFELIST_V1 allows in a Call. */
 export const SAFELIST_V1 = [
@@ -82,6 +84,9 @@ export const GRAPH_CALLS = [
   "keep_nodes",
   "compute_igraph",
   "compute_cugraph",
+  "layout_igraph",
+  "layout_cugraph",
+  "fa2_layout",
 ] as const;
 
 /** Row-pipeline calls: they turn the result into (or transform) a single row table. */
@@ -135,4 +140,6 @@ export const CALL_PARAMS: Record<string, { allowed: readonly string[]; required:
   group_by: { allowed: ["keys", "aggregations"], required: ["keys", "aggregations"] },
   count_table: { allowed: [], required: [] },
   ...COMPUTE_CALL_PARAMS,
+  ...LAYOUT_CALL_PARAMS,
+  ...FA2_CALL_PARAMS,
 };

@@ -2,6 +2,8 @@
 
 import { AGG_FNS, type AggFn, type CallOp, type CallSpec, type Scalar } from "./ast.ts";
 import { parseComputeCall } from "./call-compute.ts";
+import { parseFa2Call } from "./call-fa2-layout.ts";
+import { parseLayoutCall } from "./call-layout.ts";
 import { CALL_PARAMS, SAFELIST_V1, SUPPORTED_CALLS } from "./call-names.ts";
 import { checkKeys, gfqlError, isPlainObject } from "./gfql-error.ts";
 import { parseEdgeObject } from "./parse-op.ts";
@@ -180,6 +182,11 @@ function parseSpec(fn: string, p: Record<string, unknown>, path: string): CallSp
     case "compute_igraph":
     case "compute_cugraph":
       return parseComputeCall(fn, p, path);
+    case "layout_igraph":
+    case "layout_cugraph":
+      return parseLayoutCall(fn, p, path);
+    case "fa2_layout":
+      return parseFa2Call(p, path);
     default:
       throw new Error(`unhandled call ${fn}`);
   }

@@ -117,8 +117,8 @@ describe("Call refusals", () => {
   it("refuses unknown and unimplemented functions and params by name", () => {
     expect(fail([call("pagerank")])).toMatchObject({ code: "INVALID_INPUT", path: "chain[0].function" });
     expect(fail([call("pagerank")]).message).toMatch(/^\[E303\] function 'pagerank' is not in the safelist/);
-    const unsupported = fail([call("layout_igraph", { layout: "fr" })]);
-    expect(unsupported.message).toMatch(/^\[unsupported-call\] 'layout_igraph' is not supported yet; supported: get_degrees, /);
+    const unsupported = fail([call("layout_graphviz", { prog: "dot" })]);
+    expect(unsupported.message).toMatch(/^\[unsupported-call\] 'layout_graphviz' is not supported yet; supported: get_degrees, /);
     expect(unsupported.message).toContain("group_by");
     expect(unsupported.message).toContain("compute_igraph");
     expect(fail([call("get_degrees", { bogus: 1 })])).toMatchObject({ path: "chain[0].params.bogus" });

@@ -1,6 +1,7 @@
 // The worker thread that runs GFQL queries, so a query past its time limit can be stopped by ending the thread.
 import { parentPort, workerData } from "node:worker_threads";
 import { algorithmsLoaded, loadAlgorithms } from "../../compute/algorithm-lookup.ts";
+import { loadLayouts } from "../call-layout.ts";
 import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
 import type { WorkerReply } from "./query-pool.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
@@ -15,6 +16,8 @@ type Message = { id: number; job: QueryJob; deadline: number };
 
 /** Whether a query may call compute_igraph / compute_cugraph (then the algorithms are loaded before it runs). */
 const mayCompute = (query: unknown) => (typeof query === "string" ? query : (JSON.stringify(query) ?? "")).includes("compute_");
+/** Whether a query may call layout_igraph / layout_cugraph / fa2_layout (then the layouts are loaded first). */
+const mayLayOut = (query: unknown) => (typeof query === "string" ? query : (JSON.stringify(query) ?? "")).includes("layout");
 
 // Jobs run one after another, in the order they came; only a job that computes may wait (once) for the algorithms.
 let previous: Promise<void> = Promise.resolve();
@@ -22,6 +25,7 @@ parentPort?.on("message", (message: Message) => {
   previous = previous
     .then(async () => {
       if (!algorithmsLoaded() && mayCompute(message.job.query)) await loadAlgorithms().catch(() => {});
+      if (mayLayOut(message.job.query)) await loadLayouts().catch(() => {});
       handle(message);
     })
     // one job's failure to answer must not stop the jobs after it
