@@ -23,6 +23,8 @@ export type LayoutBus = {
   /** Receive other instances' frames of this session (counted: the last unwatch unsubscribes). */
   watch(sessionId: string): void;
   unwatch(sessionId: string): void;
+  /** Resolves once this instance's subscription to the session's frames stands (or failed). */
+  watching(sessionId: string): Promise<void>;
   send(message: ControlMessage): void;
   close(): Promise<void>;
 };
@@ -44,6 +46,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
   subscriber.on("error", () => {});
   const origin = originOf(instanceId);
   const watched = new Map<string, number>();
+  const subscribed = new Map<string, Promise<void>>();
   void subscriber.subscribe(CONTROL).catch(() => {});
   // After a reconnect ioredis subscribes again to the channels it had.
 
@@ -70,7 +73,14 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
     watch(sessionId) {
       const count = watched.get(sessionId) ?? 0;
       watched.set(sessionId, count + 1);
-      if (count === 0) void subscriber.subscribe(FRAME_PREFIX + sessionId).catch(() => {});
+      if (count === 0)
+        subscribed.set(
+          sessionId,
+          subscriber.subscribe(FRAME_PREFIX + sessionId).then(
+            () => {},
+            () => {},
+          ),
+        );
     },
     unwatch(sessionId) {
       const count = (watched.get(sessionId) ?? 1) - 1;
@@ -79,8 +89,10 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
         return;
       }
       watched.delete(sessionId);
+      subscribed.delete(sessionId);
       void subscriber.unsubscribe(FRAME_PREFIX + sessionId).catch(() => {});
     },
+    watching: (sessionId) => subscribed.get(sessionId) ?? Promise.resolve(),
     send(message) {
       publisher.publish(CONTROL, JSON.stringify(message)).catch(() => {});
     },

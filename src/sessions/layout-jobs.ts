@@ -271,6 +271,8 @@ export function createSessionLayouts(deps: {
     const job = await row(sessionId);
     if (!job) return undefined;
     if (live(job) && job.instanceId !== instanceId) {
+      // The answer comes through this instance's subscription to the session's frames: let it stand first.
+      await bus?.watching(sessionId);
       bus?.send({ kind: "latest", sessionId });
       return undefined;
     }
