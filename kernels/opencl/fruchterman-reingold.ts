@@ -2,14 +2,28 @@
 // the positions, graph, bounds and grid buffers stay on the device between steps; a step is one kernel (all pairs)
 // or seven (the grid rebuilt from the current positions, then the step), with nothing read back until `read`.
 import { type FrArgs, type FrStepper, frCellCap } from "../cpu/fruchterman-reingold.ts";
-import { groups, type Handle, Scope } from "./runtime.ts";
+import { groups, type Handle, kernel, Scope } from "./runtime.ts";
 
 const EMPTY = new Float64Array(0);
 const FILE = "fruchterman-reingold";
+const GRID_KERNELS = [
+  "fr_bounds_part",
+  "fr_bounds_final",
+  "fr_cells_count",
+  "fr_scan_groups",
+  "fr_scan_sums",
+  "fr_scan_add",
+  "fr_cells_scatter",
+  "fr_cells_sort",
+  "fr_step_grid",
+];
 
 export function frStepperOpenCl(args: FrArgs): FrStepper {
   const { n, dims, weight, grid, disconnected, lower, upper, seed } = args;
   if (n === 0) return { step() {}, read: (into) => into, dispose() {} };
+  // build the programs now: a device that cannot (CL_BUILD_PROGRAM_FAILURE) fails here, where the context's CPU
+  // fallback catches it, not in a later step
+  for (const name of grid ? GRID_KERNELS : ["fr_step_allpairs"]) kernel(FILE, name);
   const scope = new Scope();
   let disposed = false;
   try {
