@@ -114,15 +114,30 @@ describe("layouts on dataset creation", () => {
     expect([xs[1], ys[1], xs[3], ys[3]].map((v) => Math.round(v as number) + 0)).toEqual([1, 0, -1, 0]);
   });
 
-  it("gives the same positions to the same request, and lays out with compute columns present", async () => {
+  it("gives the same positions to the same request: a seeded force layout (cuGraph force_atlas2) twice", async () => {
     const edgeFile = await file(CSV);
-    const seeded = findLayout("igraph", "random") ? { libraries: ["igraph"], alg: "random" } : circle;
-    const one = await create(body(edgeFile, seeded));
-    const two = await create(body(edgeFile, seeded));
+    const fa2 = { libraries: ["cugraph"], alg: "force_atlas2", params: { max_iter: 40 } };
+    const one = await create(body(edgeFile, fa2));
+    const two = await create(body(edgeFile, fa2), "/api/v2/upload/datasets/");
     expect([one.status, two.status]).toEqual([200, 200]);
     const [a, b] = [await storedNodes(one.body.data.dataset_id), await storedNodes(two.body.data.dataset_id)];
-    expect(a.getColumn("x").toArray()).toEqual(b.getColumn("x").toArray());
-    expect(a.getColumn("y").toArray()).toEqual(b.getColumn("y").toArray());
+    const xs = a.getColumn("x").toArray() as number[];
+    expect(xs.every(Number.isFinite)).toBe(true);
+    expect(new Set(xs).size).toBe(xs.length);
+    expect(b.getColumn("x").toArray()).toEqual(xs);
+    expect(b.getColumn("y").toArray()).toEqual(a.getColumn("y").toArray());
+    // another seed is another layout
+    const other = await create(body(edgeFile, { ...fa2, params: { max_iter: 40, random_state: 9 } }));
+    expect((await storedNodes(other.body.data.dataset_id)).getColumn("x").toArray()).not.toEqual(xs);
+  });
+
+  it.skipIf(!findLayout("igraph", "sphere"))("adds z for a 3D layout", async () => {
+    const created = await create(body(await file(CSV), { libraries: ["igraph"], alg: "sphere" }));
+    expect(created.status).toBe(200);
+    const nodes = await storedNodes(created.body.data.dataset_id);
+    expect(nodes.columns).toEqual(["node", "x", "y", "z"]);
+    const [xs, ys, zs] = ["x", "y", "z"].map((c) => nodes.getColumn(c).toArray() as number[]);
+    for (let i = 0; i < nodes.height; i++) expect(Math.hypot(xs?.[i] ?? 0, ys?.[i] ?? 0, zs?.[i] ?? 0)).toBeCloseTo(1, 9);
   });
 
   it("lays out through GraphQL createDataset", async () => {
