@@ -5,6 +5,7 @@ import { brandesOpenCl } from "./brandes.ts";
 import { componentsOpenCl } from "./components.ts";
 import { coreNumberOpenCl } from "./core-number.ts";
 import { edgeSimilarityOpenCl } from "./edge-similarity.ts";
+import { forceAtlas2OpenCl } from "./force-atlas2.ts";
 import { frStepperOpenCl } from "./fruchterman-reingold.ts";
 import { pagerankOpenCl } from "./pagerank.ts";
 import { pathStatsOpenCl } from "./path-stats.ts";
@@ -25,6 +26,7 @@ const ports: Record<string, Port> = {
   sssp: ssspOpenCl,
   brandes: brandesOpenCl,
   "path-stats": pathStatsOpenCl,
+  "force-atlas2": forceAtlas2OpenCl,
   "fruchterman-reingold": frStepperOpenCl,
 };
 
