@@ -219,6 +219,7 @@ describe("the layout listing", () => {
   it("lists exactly the registry's layouts on api/v1/datasets/, web/api/v1/datasets/ and GraphQL computeSchema", async () => {
     const listed = layoutSchema();
     expect(listed.igraph).toEqual(expect.arrayContaining(["circle", "circular"]));
+    expect(listed.cugraph).toEqual(["force_atlas2"]);
     for (const lib of ["igraph", "cugraph"] as const) for (const name of listed[lib]) expect(findLayout(lib, name)?.name).toBe(name);
     for (const path of ["/api/v1/datasets/", "/web/api/v1/datasets/"]) {
       const { status, body } = await gw.json<{ layout: unknown }>(path, { headers: { authorization: `Bearer ${token}` } });
