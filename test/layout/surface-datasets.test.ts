@@ -161,6 +161,21 @@ describe("layouts on dataset creation", () => {
     const nodes = await storedNodes(answer.body.data?.createDataset.id as string);
     expect(nodes.getColumn("x").toArray()[0]).toBeCloseTo(1, 12);
     expect(nodes.getColumn("y").toArray()[0]).toBeCloseTo(0, 12);
+    const bad = await gw.graphql<{ createDataset: { id: string } }>(
+      "mutation($input: CreateDatasetInput!) { createDataset(input: $input) { id } }",
+      {
+        input: {
+          name: "gql",
+          metadata: {},
+          nodeEncodings: { bindings: {} },
+          edgeEncodings: { bindings: { source: "s", destination: "d" } },
+          edgeFiles: [edgeFile],
+          layout: { libraries: ["igraph"], alg: "circle", params: { order: [1.5] } },
+        },
+      },
+      token,
+    );
+    expect(bad.body.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_INPUT", details: { field: "layout.params.order" } });
   });
 
   it("lays out a dataset made for direct uploads once its edges arrive", async () => {
