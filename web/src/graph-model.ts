@@ -27,6 +27,8 @@ export type GraphModel = {
   labels: Vector;
   /** x,y per node when the dataset binds node_x and node_y. */
   boundPositions: Float32Array | undefined;
+  /** x,y per node from the dataset's layout columns, when it was created with a layout (and binds no node_x/y). */
+  datasetPositions: Float32Array | undefined;
   style: GraphStyle;
 };
 
@@ -34,8 +36,9 @@ export async function loadGraph(routes: DataRoutes, session: VizSession): Promis
   const nodeColumns = nodeColumnsOf(session);
   if (!nodeColumns) throw new Error("this dataset has no node table");
   const edgeColumns = edgeColumnsOf(session);
+  const layoutColumns = datasetLayoutColumns(session, nodeColumns);
   const [nodes, edges] = await Promise.all([
-    routes.columns("nodes", unique([...nodeShapeColumns(nodeColumns), ...nodeStyleColumns(nodeColumns)])),
+    routes.columns("nodes", unique([...nodeShapeColumns(nodeColumns), ...nodeStyleColumns(nodeColumns), ...(layoutColumns ?? [])])),
     edgeColumns ? routes.columns("edges", unique([...edgeShapeColumns(edgeColumns), ...edgeStyleColumns(edgeColumns)])) : undefined,
   ]);
   const nodeIds = column(nodes, nodeColumns.id);
@@ -51,6 +54,7 @@ export async function loadGraph(routes: DataRoutes, session: VizSession): Promis
     nodeIds,
     labels: nodeColumns.label ? column(nodes, nodeColumns.label) : nodeIds,
     boundPositions: boundPositions(nodes, nodeColumns),
+    datasetPositions: layoutColumns ? pairsOf(nodes, layoutColumns[0], layoutColumns[1]) : undefined,
     style: buildStyle(nodeColumns, edgeColumns, nodes, edges, topology),
   };
 }
@@ -103,10 +107,25 @@ export function column(table: Table, name: string): Vector {
   return vector;
 }
 
+/**
+ * The layout columns of a dataset created with a `layout` (x and y, which the server adds), when positions are not
+ * bound and the node table has them; read with the shape columns in the same request.
+ */
+export function datasetLayoutColumns(session: VizSession, columns: NodeColumns): [string, string] | undefined {
+  if (columns.x && columns.y) return undefined;
+  if (session.dataset.layout === null || session.dataset.layout === undefined) return undefined;
+  const dtypes = session.dataset.tables.nodes?.dtypes ?? {};
+  return "x" in dtypes && "y" in dtypes ? ["x", "y"] : undefined;
+}
+
 function boundPositions(nodes: Table, columns: NodeColumns): Float32Array | undefined {
   if (!columns.x || !columns.y) return undefined;
-  const xs = readNumbers(column(nodes, columns.x));
-  const ys = readNumbers(column(nodes, columns.y));
+  return pairsOf(nodes, columns.x, columns.y);
+}
+
+function pairsOf(nodes: Table, x: string, y: string): Float32Array {
+  const xs = readNumbers(column(nodes, x));
+  const ys = readNumbers(column(nodes, y));
   const out = new Float32Array(nodes.numRows * 2);
   for (let i = 0; i < nodes.numRows; i++) {
     out[i * 2] = xs.values[i] ?? 0;

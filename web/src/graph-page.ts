@@ -1,18 +1,24 @@
 // The page controller: loads the session and its graph, wires selection, search, inspector and live updates.
+
+import { nodeColumnsOf } from "./bindings.ts";
 import { createCollectionsLayer } from "./collections-layer.ts";
 import type { PaintLayer } from "./collections-paint.ts";
 import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
-import { type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
+import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
 import { createLabelLayer, type LabelLayer } from "./label-layer.ts";
-import { planLayout } from "./layout-plan.ts";
+import { type LayoutFrame, planarPositions } from "./layout-frames.ts";
+import type { LayoutPanelElements, PanelState } from "./layout-panel.ts";
+import { planLayout, seedPositions } from "./layout-plan.ts";
 import { renderLegend } from "./legend.ts";
-import { isCollectionsChange, type SessionChange, subscribeToSession } from "./live-updates.ts";
+import { isCollectionsChange, isLayoutJobChange, type SessionChange, subscribeToSession } from "./live-updates.ts";
 import { nodeLabel } from "./node-text.ts";
 import { createPageStatus, type PageStatus } from "./page-status.ts";
 import { createSearchBox, type SearchBox } from "./search-box.ts";
+import { createServerLayout, type ServerLayout } from "./server-layout.ts";
 import { fetchSession, type VizSession } from "./session-query.ts";
+import { fitIntoSpace } from "./space-fit.ts";
 
 export type PageElements = {
   graph: HTMLDivElement;
@@ -25,6 +31,7 @@ export type PageElements = {
   fit: HTMLButtonElement;
   legend: HTMLElement;
   inspector: { panel: HTMLElement; kind: HTMLElement; title: HTMLElement; fields: HTMLElement; close: HTMLElement };
+  layout: LayoutPanelElements;
 };
 
 type Selection = { kind: "node"; index: number } | { kind: "link"; index: number } | undefined;
@@ -33,7 +40,7 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
   const status = createPageStatus(elements.status, elements.message);
   const routes = createDataRoutes(sessionId);
   let session = await fetchSession(sessionId);
-  const page = new GraphPage(session, routes, status, elements);
+  const page = new GraphPage(sessionId, session, routes, status, elements);
   const loaded = page.load();
   // Collections are listed at once and painted whenever the graph is there (the view keeps them until it is).
   const collections = createCollectionsLayer(sessionId, (layers) => page.paintCollections(layers));
@@ -49,6 +56,12 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
       else void collections.refresh((query, variables) => live.query(query, variables));
       return;
     }
+    // Another viewer (or this one) started, paused, resumed or retuned the layout: only the job is read again.
+    if (isLayoutJobChange(change)) {
+      void page.layout.refresh((query, variables) => live.query(query, variables));
+      return;
+    }
+    if (change.kind === "RECONNECTED") void page.layout.refresh((query, variables) => live.query(query, variables));
     queue = queue
       .then(async () => {
         const next = await fetchSession(sessionId);
@@ -61,6 +74,7 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
     await loaded;
   } catch (error) {
     live.stop();
+    page.layout.stop();
     throw error;
   }
 }
@@ -74,12 +88,21 @@ class GraphPage {
   private selection: Selection;
   private hovered: number | undefined;
   private shownPercent = -1;
+  /** Whether the graph is on the canvas (the first positions were drawn). */
+  private drawn = false;
+  /** Resolves the wait for the first server frame, when the graph has no positions of its own. */
+  private firstDrawn: (() => void) | undefined;
+  /** The first draw while it is under way. */
+  private drawing: Promise<void> | undefined;
+  /** Why the server layout failed or could not start, once it has. */
+  private layoutError: string | undefined;
+  readonly layout: ServerLayout;
   private session: VizSession;
   private readonly routes: DataRoutes;
   private readonly status: PageStatus;
   private readonly elements: PageElements;
 
-  constructor(session: VizSession, routes: DataRoutes, status: PageStatus, elements: PageElements) {
+  constructor(sessionId: string, session: VizSession, routes: DataRoutes, status: PageStatus, elements: PageElements) {
     this.session = session;
     this.routes = routes;
     this.status = status;
@@ -101,8 +124,12 @@ class GraphPage {
       linkClick: (index) => this.selectLink(index),
       backgroundClick: () => this.clearSelection(),
       nodeHover: (index) => this.hoverNode(index),
-      layoutProgress: (progress) => this.showProgress(progress),
-      layoutSettled: () => void this.settled(),
+    });
+    // Always listening: another viewer may start or resume a layout at any time.
+    this.layout = createServerLayout(sessionId, elements.layout, {
+      drawFrame: (frame) => this.drawFrame(frame),
+      progress: (state, iteration, maxIter) => this.showProgress(state, iteration, maxIter),
+      failed: (message) => void this.layoutFailed(message),
     });
     elements.fit.addEventListener("click", () => this.view.fit());
     window.addEventListener("keydown", (event) => this.onKey(event));
@@ -111,9 +138,21 @@ class GraphPage {
   async load(): Promise<void> {
     this.showName();
     this.status.set("loading", "Loading graph…");
-    const [model, saved] = await Promise.all([loadGraph(this.routes, this.session), this.routes.loadLayout().catch(() => undefined)]);
+    this.drawn = false;
+    this.layoutError = undefined;
+    this.layout.hold();
+    const saved = this.routes.loadLayout().catch(() => undefined);
+    // The server layout starts while the tables download, when nothing else will give positions.
+    if (!this.hasOwnPositions()) void saved.then((stored) => (stored ? undefined : this.layout.ensureStarted()));
+    const [model, positions] = await Promise.all([loadGraph(this.routes, this.session), saved]);
     performance.mark("graph-data-loaded");
-    await this.show(model, saved);
+    await this.show(model, positions);
+  }
+
+  /** Bound node_x/node_y or the dataset's layout columns: known from the session, before any table arrives. */
+  private hasOwnPositions(): boolean {
+    const columns = nodeColumnsOf(this.session);
+    return !!columns && ((!!columns.x && !!columns.y) || datasetLayoutColumns(this.session, columns) !== undefined);
   }
 
   /** Applies one live change: the tables again when they changed, else only the look, labels or field filters. */
@@ -125,8 +164,8 @@ class GraphPage {
       await this.load();
       return;
     }
-    // The owner stored a layout: everyone else on the session moves to the same picture.
-    if (change.kind === "LAYOUT" && !next.isOwner) await this.showSharedLayout();
+    // A layout was stored: every page moves to it, unless a server layout is moving the nodes (its frames rule).
+    if (change.kind === "LAYOUT" && this.layout.state !== "running" && this.layout.state !== "paused") await this.showSharedLayout();
     const tablesChanged = previous.dataset.dataVersion !== next.dataset.dataVersion;
     if (tablesChanged || styleSignature(previous) !== styleSignature(next)) {
       await reloadStyle(this.routes, next, this.model, tablesChanged);
@@ -150,43 +189,92 @@ class GraphPage {
     }
     const plan = planLayout(model, saved);
     this.status.layout(plan.source);
-    await this.view.show(model, plan);
+    this.shownPercent = -1;
+    if (plan.positions) {
+      await this.draw(model, plan.positions);
+      this.showProgress(this.layout.state, 0, 0);
+      this.layout.resume();
+      return;
+    }
+    // No positions of its own: the first server frame draws the graph (no layout pass here).
+    this.status.set("laying-out", `${this.counts()} · waiting for the server's layout…`);
+    const drawn = new Promise<void>((resolve) => {
+      this.firstDrawn = resolve;
+    });
+    this.layout.resume();
+    if (this.layoutError) await this.drawUnlaidOut();
+    await drawn;
+  }
+
+  /** Puts the graph on the canvas at the given positions (inside the space), fitted to the window. */
+  private draw(model: GraphModel, positions: Float32Array): Promise<void> {
+    this.drawing = this.drawOnce(model, positions).finally(() => {
+      this.drawing = undefined;
+    });
+    return this.drawing;
+  }
+
+  private async drawOnce(model: GraphModel, positions: Float32Array): Promise<void> {
+    await this.view.show(model, positions);
+    this.drawn = true;
     this.labels.setModel(model, this.view.graph);
     this.search.setModel(model);
     this.showLegend(model);
     await firstFrame(this.elements.graph);
     performance.mark("graph-first-frame");
-    this.shownPercent = -1;
-    if (plan.simulate) this.status.set("laying-out", `${this.counts()} · laying out`);
-    else this.status.set("ready", this.counts());
+    this.firstDrawn?.();
+    this.firstDrawn = undefined;
   }
 
-  /** The status line follows the layout in whole percents (it is told every frame). */
-  private showProgress(progress: number): void {
-    const percent = Math.round(progress * 100);
+  /** One frame of the stream: the first draws the graph, the rest move its nodes (written straight into cosmos.gl). */
+  private async drawFrame(frame: LayoutFrame): Promise<boolean> {
+    const model = this.model;
+    if (!model || frame.nodeCount !== model.topology.nodeCount) return false;
+    const positions = fitIntoSpace(planarPositions(frame));
+    // A draw under way (the disc of a failed start) finishes first; the frame then moves its nodes.
+    if (this.drawing) await this.drawing;
+    if (!this.drawn) await this.draw(model, positions);
+    else this.view.showPositions(positions);
+    return true;
+  }
+
+  /** The status line follows the server layout in whole percents (frames come many times a second). */
+  private showProgress(state: PanelState, iteration: number, maxIter: number): void {
+    if (!this.drawn) return;
+    if (state !== "running") {
+      this.shownPercent = -1;
+      this.status.set("ready", this.counts());
+      return;
+    }
+    const percent = maxIter > 0 ? Math.round((Math.min(iteration, maxIter) / maxIter) * 100) : -2;
     if (percent === this.shownPercent) return;
     this.shownPercent = percent;
-    this.status.set("laying-out", `${this.counts()} · laying out ${percent}%`);
+    this.status.set("laying-out", `${this.counts()} · laying out${percent >= 0 ? ` ${percent}%` : ""}`);
+  }
+
+  /** The server could not lay the graph out: say so, and still draw it (around a disc) if nothing is drawn yet. */
+  private async layoutFailed(message: string): Promise<void> {
+    this.layoutError = message;
+    this.elements.layout.error.textContent = message;
+    this.elements.layout.error.hidden = false;
+    this.elements.layout.panel.hidden = false;
+    // Before the tables are there, `show` draws it once they are.
+    if (this.firstDrawn) await this.drawUnlaidOut();
+  }
+
+  /** The graph around a disc, when the server layout it was waiting for failed. */
+  private async drawUnlaidOut(): Promise<void> {
+    if (this.drawn || this.drawing || !this.model) return;
+    await this.draw(this.model, seedPositions(this.model.topology.nodeCount));
+    this.status.set("ready", `${this.counts()} · not laid out`);
   }
 
   private async showSharedLayout(): Promise<void> {
     const positions = await this.routes.loadLayout().catch(() => undefined);
-    if (!this.model || !positions || positions.length !== this.model.topology.nodeCount * 2) return;
-    this.view.showPositions(positions);
+    if (!this.model || !this.drawn || !positions || positions.length !== this.model.topology.nodeCount * 2) return;
+    this.view.showPositions(fitIntoSpace(positions));
     this.view.refitIfUntouched();
-    this.status.layout("shared");
-    this.status.set("ready", this.counts());
-  }
-
-  private async settled(): Promise<void> {
-    this.status.set("ready", this.counts());
-    this.view.refitIfUntouched();
-    if (!this.session.isOwner || !this.model) return;
-    // Only the owner may store the layout; anyone else's reload simply lays out again.
-    const positions = this.view.readPositions();
-    if (positions.length !== this.model.topology.nodeCount * 2) return;
-    const stored = await this.routes.saveLayout(positions).catch(() => false);
-    document.documentElement.dataset.layoutSaved = String(stored);
+    this.status.layout("saved");
   }
 
   private selectNode(index: number, focus: boolean): void {
@@ -245,6 +333,7 @@ class GraphPage {
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.isContentEditable)) return;
     if (event.metaKey || event.ctrlKey || event.altKey) return;
     if (event.key === "f") this.view.fit();
+    else if (event.key === "p") this.layout.toggle();
     else if (event.key === "/") {
       event.preventDefault();
       this.search.focus();

@@ -1,10 +1,12 @@
-// Wraps cosmos.gl: draws the model's typed arrays, runs the GPU force layout, and forwards pointer events.
+// Wraps cosmos.gl: draws the model's typed arrays at the positions it is given (the server lays graphs out; cosmos.gl's
+// own simulation stays off), moves them as layout frames come, and forwards pointer events.
 import { Graph, type GraphConfig } from "@cosmos.gl/graph";
 import { type PaintedColors, type PaintLayer, paintColors } from "./collections-paint.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
+import { SPACE_SIZE } from "./space-fit.ts";
 
 export const BACKGROUND = "#15181d";
 
@@ -13,27 +15,22 @@ export type GraphViewEvents = {
   linkClick(linkIndex: number): void;
   backgroundClick(): void;
   nodeHover(index: number | undefined): void;
-  layoutProgress(progress: number): void;
-  layoutSettled(): void;
 };
-
-/** Where the first positions come from; `simulate` runs the force layout from them. */
-export type LayoutStart = { positions: Float32Array; simulate: boolean; rescale: boolean };
 
 export type GraphView = {
   readonly graph: Graph;
-  show(model: GraphModel, start: LayoutStart): Promise<void>;
+  /** Draws the model at `positions` (x,y per node, already inside the space), fitted to the window. */
+  show(model: GraphModel, positions: Float32Array): Promise<void>;
   applyStyle(style: GraphStyle): void;
   /** The visible collections, the one on top first; they paint over the style's colors (kept across show). */
   setCollections(layers: readonly PaintLayer[]): void;
   fit(duration?: number): void;
-  /** Fits again after the layout settled, unless the person has already panned or zoomed. */
+  /** Fits again (after another layout came), unless the person has already panned or zoomed. */
   refitIfUntouched(): void;
   focusNode(index: number): void;
   setFocus(node: number | undefined, link: number | undefined): void;
   setHighlight(nodes: number[] | undefined, links: number[] | undefined): void;
-  readPositions(): Float32Array;
-  /** Moves every node to the given positions (another viewer's layout), stopping any layout running here. */
+  /** Moves every node to the given positions at once (a layout frame; kept by cosmos.gl, not copied). */
   showPositions(positions: Float32Array): void;
   destroy(): void;
 };
@@ -42,7 +39,6 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
   let graph: Graph | undefined;
   let drawn: { style: GraphStyle; topology: Topology } | undefined;
   let layers: readonly PaintLayer[] = [];
-  let simulating = false;
   let touched = false;
   /** The zoom level of the whole-graph view, so focusing a node zooms in relative to it. */
   let overview: number | undefined;
@@ -51,11 +47,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       overview = graph?.getZoomLevel();
     }, after);
 
-  const baseConfig = (model: GraphModel, start: LayoutStart): GraphConfig => ({
+  const baseConfig = (model: GraphModel): GraphConfig => ({
     backgroundColor: BACKGROUND,
-    enableSimulation: start.simulate,
-    rescalePositions: start.rescale,
-    spaceSize: 4096,
+    // No layout pass in the browser: positions come from the server (or the data) and are fitted by the page.
+    enableSimulation: false,
+    rescalePositions: false,
+    // Frames replace positions many times a second: snap, never animate between them.
+    transitionDuration: 0,
+    spaceSize: SPACE_SIZE,
     pixelRatio: Math.min(window.devicePixelRatio || 1, 2),
     pointDefaultColor: DEFAULT_NODE,
     pointDefaultSize: model.style.node.defaultSize,
@@ -76,15 +75,9 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     hoveredLinkColor: "#7aa2f7",
     hoveredLinkWidthIncrease: 2,
     focusedLinkWidthIncrease: 2,
-    simulationDecay: decayFor(model.topology.nodeCount),
-    simulationGravity: 0.25,
-    simulationRepulsion: 1,
-    simulationLinkSpring: 1,
-    simulationLinkDistance: 10,
-    simulationFriction: 0.85,
     fitViewOnInit: true,
-    fitViewDelay: start.simulate ? 800 : 0,
-    fitViewDuration: start.simulate ? 600 : 0,
+    fitViewDelay: 0,
+    fitViewDuration: 0,
     fitViewPadding: 0.12,
     attribution: "",
     // Parameter types are spelled out: under NodeNext resolution cosmos.gl's extensionless type imports do not resolve.
@@ -97,14 +90,6 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     onZoomStart: (_event: unknown, userDriven: boolean) => {
       if (userDriven) touched = true;
     },
-    onSimulationTick: () => {
-      if (graph) events.layoutProgress(graph.progress);
-    },
-    onSimulationEnd: () => {
-      if (!simulating) return;
-      simulating = false;
-      events.layoutSettled();
-    },
   });
 
   const view: GraphView = {
@@ -112,22 +97,18 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       if (!graph) throw new Error("the graph is not shown yet");
       return graph;
     },
-    async show(model, start) {
+    async show(model, positions) {
       graph?.destroy();
       container.replaceChildren();
-      graph = new Graph(container, baseConfig(model, start));
+      graph = new Graph(container, baseConfig(model));
       await graph.ready;
-      graph.setPointPositions(start.positions, !start.rescale);
+      graph.setPointPositions(positions, true);
       graph.setLinks(model.topology.links);
       drawn = { style: model.style, topology: model.topology };
       setStyle(graph, model.style, paintColors(model.style, model.topology, layers));
       touched = false;
-      graph.render(start.simulate ? 1 : 0);
-      noteOverview((start.simulate ? 800 + 600 : 0) + 100);
-      if (start.simulate) {
-        simulating = true;
-        graph.start(1);
-      }
+      graph.render(0, 0);
+      noteOverview(100);
     },
     applyStyle(style) {
       if (!graph || !drawn) return;
@@ -143,12 +124,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     },
     showPositions(positions) {
       if (!graph) return;
-      if (simulating) {
-        simulating = false;
-        graph.pause();
-      }
       graph.setPointPositions(positions, true);
-      graph.render(0);
+      graph.render(undefined, 0);
     },
     fit(duration = 400) {
       graph?.fitView(duration, 0.12, false);
@@ -170,9 +147,6 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     setHighlight(nodes, links) {
       graph?.setConfigPartial({ highlightedPointIndices: nodes, highlightedLinkIndices: links });
     },
-    readPositions() {
-      return graph ? Float32Array.from(graph.getPointPositions()) : new Float32Array(0);
-    },
     destroy() {
       graph?.destroy();
       graph = undefined;
@@ -184,13 +158,6 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
 
 function edgeCount(model: GraphModel): number {
   return model.topology.links.length / 2;
-}
-
-/** How many frames the layout cools over: small graphs settle in seconds, large ones get longer to untangle. */
-function decayFor(nodeCount: number): number {
-  if (nodeCount <= 2_000) return 400;
-  if (nodeCount <= 100_000) return 1_500;
-  return 3_000;
 }
 
 const EMPTY = new Float32Array(0);

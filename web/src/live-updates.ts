@@ -5,7 +5,7 @@ import { COLLECTION_FIELDS, type CollectionInfo } from "./collections-query.ts";
 import { RequestError } from "./request-error.ts";
 
 /**
- * One live event: REVISION, LAYOUT or COLLECTIONS, with the session's revision after it (RECONNECTED: none), and the
+ * One live event: REVISION, LAYOUT, LAYOUT_JOB or COLLECTIONS, with the session's revision after it (RECONNECTED: none), and the
  * session's collections as they stand after it (absent when the server could not list them).
  */
 export type SessionChange = { kind: string; revision: { id: string; number: number } | null; collections?: CollectionInfo[] | null };
@@ -21,6 +21,11 @@ export const CHANGED_SUBSCRIPTION = `subscription Changed($id: ID!) { vizSession
 
 export function isCollectionsChange(change: SessionChange): boolean {
   return change.kind.toLowerCase().includes("collection");
+}
+
+/** A change of the session's server layout job (started, paused, resumed, new parameters, stopped, finished). */
+export function isLayoutJobChange(change: SessionChange): boolean {
+  return change.kind === "LAYOUT_JOB";
 }
 
 export function subscribeToSession(sessionId: string, onChange: (change: SessionChange) => void): LiveSession {

@@ -28,6 +28,20 @@ function elements(): PageElements {
       fields: element("inspector-fields"),
       close: element("inspector-close"),
     },
+    layout: {
+      panel: element("layout-panel"),
+      state: element("layout-state"),
+      progress: element("layout-progress"),
+      iteration: element("layout-iteration"),
+      toggle: element("layout-toggle"),
+      settingsToggle: element("layout-settings-toggle"),
+      settings: element("layout-settings"),
+      gravity: element("layout-gravity"),
+      scaling: element("layout-scaling"),
+      linLog: element("layout-linlog"),
+      overlap: element("layout-overlap"),
+      error: element("layout-error"),
+    },
   };
 }
 

@@ -3,7 +3,7 @@ import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import { requestGraphQL } from "./graphql-client.ts";
 
 export const SESSION_QUERY = `query Session($id: ID!) { vizSession(id: $id) { id revision { id number } isOwner
-  dataset { id name dataVersion nodeEncodings edgeEncodings fieldFilters tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
+  dataset { id name dataVersion layout nodeEncodings edgeEncodings fieldFilters tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
 
 export type Encodings = { bindings: Record<string, string>; complex?: unknown };
 export type TableInfo = { numRows: number; dtypes: Record<string, string> };
@@ -17,6 +17,8 @@ export type VizSession = {
     name: string;
     /** The tables' version: a compute job storing new columns changes it. */
     dataVersion: string | null;
+    /** The layout the dataset was created with (its node table then has x, y columns), else null. */
+    layout?: unknown;
     nodeEncodings: Encodings;
     edgeEncodings: Encodings;
     fieldFilters: FieldFilter[];

@@ -24,6 +24,8 @@ export type GraphFixture = {
   fieldFilters: FieldFilterFixture[];
   /** The layout the session holds, x,y per node (undefined: GET layout answers 404). */
   layout: Float32Array | undefined;
+  /** Dataset.layout: the layout the dataset was created with (its node table then has x and y), else absent. */
+  datasetLayout?: unknown;
 };
 
 /** pandas-style dtype names for the Session answer, from the Arrow types. */
@@ -54,6 +56,7 @@ export function sessionAnswer(fixture: GraphFixture) {
       id: fixture.datasetId,
       name: fixture.name,
       dataVersion: "v1",
+      layout: fixture.datasetLayout ?? null,
       nodeEncodings: { bindings: fixture.nodeBindings },
       edgeEncodings: { bindings: fixture.edgeBindings },
       fieldFilters: fixture.fieldFilters,

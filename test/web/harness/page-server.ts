@@ -1,4 +1,5 @@
-// Test harness for graph.html: serves the built page, the session's data routes and a minimal /graphql (HTTP and ws).
+// Test harness for graph.html: serves the built page, the session's data routes, a minimal /graphql (HTTP and ws) and
+// the session's layout stream (a stand-in layout job sending binary frames).
 import { readFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -8,18 +9,24 @@ import { buildSchema, graphql } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { type GraphFixture, rowObject, sessionAnswer } from "./graph-fixture.ts";
+import { createLayoutJobFixture, type LayoutAction, type LayoutJobFixture, type LayoutJobOptions } from "./layout-job-fixture.ts";
 
 const SDL = `
 scalar JSON
 type Revision { id: ID! number: Int! }
 type TableSchema { numRows: Int! dtypes: JSON! }
 type DatasetTables { nodes: TableSchema edges: TableSchema }
-type Dataset { id: ID! name: String! dataVersion: String nodeEncodings: JSON! edgeEncodings: JSON! fieldFilters: JSON! tables: DatasetTables! }
+type Dataset { id: ID! name: String! dataVersion: String layout: JSON nodeEncodings: JSON! edgeEncodings: JSON! fieldFilters: JSON! tables: DatasetTables! }
 type Collection { id: ID! name: String! description: String position: Int! color: String! matchCount: Int nodeCount: Int
   edgeCount: Int matchesUrl: String updatedAt: String }
-type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! }
+enum SessionLayoutState { RUNNING PAUSED DONE STOPPED FAILED }
+enum SessionLayoutAction { START PAUSE RESUME SET_PARAMS STOP }
+type SessionLayout { state: SessionLayoutState! library: String! algorithm: String! params: JSON! iteration: Int! maxIter: Int!
+  nodeCount: Int! error: String updatedAt: String! }
+type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! layoutJob: SessionLayout }
 type SessionChange { kind: String! revision: Revision collections: [Collection!] }
 type Query { vizSession(id: ID!): VizSession }
+type Mutation { controlSessionLayout(sessionId: ID!, action: SessionLayoutAction!, layout: JSON): SessionLayout! }
 type Subscription { vizSessionChanged(id: ID!): SessionChange! }
 `;
 
@@ -37,6 +44,8 @@ export type PageServer = {
   layoutPuts: Float32Array[];
   /** Sends a live event to every subscribed page. */
   publish(change: SessionChangeFixture): void;
+  /** The session's layout job: its state, the controls pages sent, and frames on demand. */
+  layoutJob: LayoutJobFixture;
   close(): Promise<void>;
 };
 
@@ -48,7 +57,7 @@ const TYPES: Record<string, string> = {
   ".svg": "image/svg+xml",
 };
 
-export async function startPageServer(distDir: string, fixture: GraphFixture): Promise<PageServer> {
+export async function startPageServer(distDir: string, fixture: GraphFixture, layoutOptions?: LayoutJobOptions): Promise<PageServer> {
   const schema = buildSchema(SDL);
   const requests: string[] = [];
   const layoutPuts: Float32Array[] = [];
@@ -56,8 +65,33 @@ export async function startPageServer(distDir: string, fixture: GraphFixture): P
   // Arrow IPC of the whole tables' columns, cached per column list (the benchmark asks for big ones repeatedly).
   const ipcCache = new Map<string, Uint8Array>();
 
+  const publish = (change: SessionChangeFixture) => {
+    ipcCache.clear();
+    for (const listener of listeners) listener(change);
+  };
+  const layoutJob = createLayoutJobFixture(
+    () => fixture.nodes.numRows,
+    (positions) => {
+      fixture.layout = positions;
+    },
+    () => publish({ kind: "LAYOUT_JOB", revision: fixture.revision }),
+    layoutOptions,
+  );
   const root = {
-    vizSession: ({ id }: { id: string }) => (id === fixture.sessionId ? { ...sessionAnswer(fixture), collections: [] } : null),
+    vizSession: ({ id }: { id: string }) =>
+      id === fixture.sessionId ? { ...sessionAnswer(fixture), collections: [], layoutJob: layoutJob.job } : null,
+    controlSessionLayout: ({
+      sessionId,
+      action,
+      layout,
+    }: {
+      sessionId: string;
+      action: LayoutAction;
+      layout?: Record<string, unknown> | null;
+    }) => {
+      if (sessionId !== fixture.sessionId) throw new Error("no such session");
+      return layoutJob.control(action, layout ?? null);
+    },
   };
   const subscriptionRoot = {
     vizSessionChanged: ({ id }: { id: string }) => changes(id === fixture.sessionId ? listeners : new Set()),
@@ -135,8 +169,18 @@ export async function startPageServer(distDir: string, fixture: GraphFixture): P
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => send(response, 500, "text/plain", String(error)));
   });
-  const sockets = new WebSocketServer({ server, path: "/graphql" });
-  const wsServer = useServer({ schema, roots: { query: root, subscription: subscriptionRoot } }, sockets);
+  // Two WebSocket routes on one port: graphql-ws on /graphql and the layout stream; each upgrade goes to its own.
+  const sockets = new WebSocketServer({ noServer: true });
+  const streams = new WebSocketServer({ noServer: true });
+  const streamPath = `/graph/data/${encodeURIComponent(fixture.sessionId)}/layout/stream`;
+  server.on("upgrade", (request, socket, head) => {
+    const path = new URL(request.url ?? "/", "http://harness").pathname;
+    requests.push(`${path} (websocket)`);
+    if (path === "/graphql") sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit("connection", ws, request));
+    else if (path === streamPath) streams.handleUpgrade(request, socket, head, (ws) => layoutJob.connect(ws));
+    else socket.destroy();
+  });
+  const wsServer = useServer({ schema, roots: { query: root, mutation: root, subscription: subscriptionRoot } }, sockets);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -146,14 +190,14 @@ export async function startPageServer(distDir: string, fixture: GraphFixture): P
     fixture,
     requests,
     layoutPuts,
-    publish(change) {
-      ipcCache.clear();
-      for (const listener of listeners) listener(change);
-    },
+    publish,
+    layoutJob,
     async close() {
+      layoutJob.stop();
       await wsServer.dispose();
       for (const client of sockets.clients) client.terminate();
       sockets.close();
+      streams.close();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
