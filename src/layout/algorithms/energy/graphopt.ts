@@ -1,0 +1,107 @@
+// igraph's layout_graphopt (a port of Michael Schmuhl's graphopt 0.4.1, as igraph's src/layout/graphopt.c has it):
+// Coulomb repulsion between every pair of vertices closer than 500, Hooke springs along the edges, and each
+// vertex moved by force / mass, at most max_sa_movement along each axis, niter times. No annealing.
+import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
+import type { ComputeContext } from "../../../compute/types.ts";
+import { seededRandom } from "../../seeded.ts";
+
+const COULOMBS_CONSTANT = 8987500000.0;
+
+export type GraphoptParams = {
+  niter: number;
+  node_charge: number;
+  node_mass: number;
+  spring_length: number;
+  spring_constant: number;
+  max_sa_movement: number;
+};
+
+/** igraph_layout_random: x of every vertex, then y, uniform in [-1, 1]. */
+export function igraphRandomLayout(n: number, dims: 2 | 3, random: () => number): Float64Array {
+  const out = new Float64Array(n * dims);
+  for (let d = 0; d < dims; d++) for (let i = 0; i < n; i++) out[i * dims + d] = random() * 2 - 1;
+  return out;
+}
+
+/**
+ * The force on `self` pushed away from `other` by `force` (negative: pulled towards it), split into axes as
+ * graphopt does (by the sign of each coordinate difference).
+ */
+function axial(pos: Float64Array, other: number, self: number, force: number, distance: number): [number, number] {
+  const ox = pos[other * 2] as number;
+  const oy = pos[other * 2 + 1] as number;
+  const sx = pos[self * 2] as number;
+  const sy = pos[self * 2 + 1] as number;
+  let y = -1 * ((force * Math.abs(oy - sy)) / distance);
+  let x = -1 * ((force * Math.abs(ox - sx)) / distance);
+  if (ox < sx) x = -x;
+  if (oy < sy) y = -y;
+  return [x, y];
+}
+
+/** Runs graphopt from `start` (node-major x, y; igraph's random layout under `seed` when null). */
+export function graphoptLayout(
+  graph: ComputeGraph,
+  p: GraphoptParams,
+  start: Float64Array | null,
+  seed: number,
+  ctx: ComputeContext,
+): Float64Array {
+  const n = graph.n;
+  const pos = start ? Float64Array.from(start) : igraphRandomLayout(n, 2, seededRandom(seed));
+  const fx = new Float64Array(n);
+  const fy = new Float64Array(n);
+  const charged = p.node_charge !== 0;
+  const { src, dst, m } = graph;
+  for (let i = p.niter; i > 0; i--) {
+    ctx.checkCancelled();
+    if (i % 10 === 0) ctx.progress({ phase: "graphopt", iteration: p.niter - i, fraction: 1 - i / p.niter });
+    fx.fill(0);
+    fy.fill(0);
+    if (charged) {
+      for (let a = 0; a < n; a++) {
+        for (let b = a + 1; b < n; b++) {
+          const dx = (pos[a * 2] as number) - (pos[b * 2] as number);
+          const dy = (pos[a * 2 + 1] as number) - (pos[b * 2 + 1] as number);
+          const distance = Math.sqrt(dx * dx + dy * dy);
+          if (distance !== 0 && distance < 500) {
+            const force = COULOMBS_CONSTANT * ((p.node_charge * p.node_charge) / (distance * distance));
+            const [x, y] = axial(pos, b, a, force, distance);
+            fx[a] = (fx[a] as number) + x;
+            fy[a] = (fy[a] as number) + y;
+            fx[b] = (fx[b] as number) - x;
+            fy[b] = (fy[b] as number) - y;
+          }
+        }
+      }
+    }
+    for (let e = 0; e < m; e++) {
+      const self = src[e] as number;
+      const other = dst[e] as number;
+      const dx = (pos[other * 2] as number) - (pos[self * 2] as number);
+      const dy = (pos[other * 2 + 1] as number) - (pos[self * 2 + 1] as number);
+      const distance = Math.sqrt(dx * dx + dy * dy);
+      if (distance === 0 || distance === p.spring_length) continue;
+      const force = -1 * p.spring_constant * Math.abs(distance - p.spring_length);
+      let [x, y] = axial(pos, other, self, force, distance);
+      if (distance < p.spring_length) {
+        x = -x;
+        y = -y;
+      }
+      x *= 0.5;
+      y *= 0.5;
+      fx[self] = (fx[self] as number) + x;
+      fy[self] = (fy[self] as number) + y;
+      fx[other] = (fx[other] as number) - x;
+      fy[other] = (fy[other] as number) - y;
+    }
+    const cap = p.max_sa_movement;
+    for (let v = 0; v < n; v++) {
+      const mx = Math.min(cap, Math.max(-cap, (fx[v] as number) / p.node_mass));
+      const my = Math.min(cap, Math.max(-cap, (fy[v] as number) / p.node_mass));
+      pos[v * 2] = (pos[v * 2] as number) + mx;
+      pos[v * 2 + 1] = (pos[v * 2 + 1] as number) + my;
+    }
+  }
+  return pos;
+}
