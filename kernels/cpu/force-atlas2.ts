@@ -99,14 +99,22 @@ export function adaptSpeed(state: SpeedState, jitterTolerance: number, s: number
   state.speed = state.speed + Math.min(targetSpeed - state.speed, maxRise * state.speed);
 }
 
+/**
+ * Bodies walk the tree in groups of FA2_GROUP consecutive bodies of the Morton order, as cuGraph's warps do (a warp
+ * of 32 sorted bodies accepts a cell only when every body's distance allows it): a cell is accepted for the whole
+ * group when the group's bounding box is far enough, (dmin^2 + eps) * theta^2 >= width^2, else opened for all. One
+ * walk serves the group, and the OpenCL port's work-groups follow one path without divergence.
+ */
+export const FA2_GROUP = 32;
+
 /** Barnes-Hut repulsion on every body into fx, fy (set, not added). theta 0 = exact (every pair). */
 export function repulsion(
   tree: QuadTree,
   n: number,
-  xs: Float64Array,
-  ys: Float64Array,
-  mass: Float64Array,
-  radius: Float64Array | null,
+  xs: ArrayLike<number>,
+  ys: ArrayLike<number>,
+  mass: ArrayLike<number>,
+  radius: ArrayLike<number> | null,
   p: Fa2Params,
   fx: Float64Array,
   fy: Float64Array,
@@ -118,14 +126,35 @@ export function repulsion(
   const eps = p.barnesHutOptimize ? BH_EPSSQ : FLT_EPSILON;
   const overlap = p.preventOverlapping;
   const kro = p.overlapScalingRatio;
-  for (let k = 0; k < n; k++) {
-    const i = order[k] as number;
-    const px = xs[i] as number;
-    const py = ys[i] as number;
-    const mi = mass[i] as number;
-    const ri = radius ? (radius[i] as number) : 1;
-    let vx = 0;
-    let vy = 0;
+  const gx = new Float64Array(FA2_GROUP);
+  const gy = new Float64Array(FA2_GROUP);
+  const gm = new Float64Array(FA2_GROUP);
+  const gr = new Float64Array(FA2_GROUP);
+  const gi = new Int32Array(FA2_GROUP);
+  const vx = new Float64Array(FA2_GROUP);
+  const vy = new Float64Array(FA2_GROUP);
+  for (let g0 = 0; g0 < n; g0 += FA2_GROUP) {
+    const size = Math.min(FA2_GROUP, n - g0);
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    for (let b = 0; b < size; b++) {
+      const i = order[g0 + b] as number;
+      const x = xs[i] as number;
+      const y = ys[i] as number;
+      gi[b] = i;
+      gx[b] = x;
+      gy[b] = y;
+      gm[b] = mass[i] as number;
+      gr[b] = radius ? (radius[i] as number) : 1;
+      vx[b] = 0;
+      vy[b] = 0;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
     let c = 0;
     while (c < cells) {
       const s = start[c] as number;
@@ -133,35 +162,49 @@ export function repulsion(
         const e = end[c] as number;
         for (let q = s; q < e; q++) {
           const j = order[q] as number;
-          if (j === i) continue;
-          const dx = px - (xs[j] as number);
-          const dy = py - (ys[j] as number);
-          const d2 = dx * dx + dy * dy + eps;
-          let f: number;
-          if (overlap) {
-            const rj = radius ? (radius[j] as number) : 1;
-            const d = Math.sqrt(d2);
-            if (d <= ri + rj) f = (kro * mi * (mass[j] as number)) / d;
-            else f = (kr * mi * (mass[j] as number)) / (d * (d - ri - rj + FLT_EPSILON));
-          } else f = (kr * mi * (mass[j] as number)) / d2;
-          vx += dx * f;
-          vy += dy * f;
+          const xj = xs[j] as number;
+          const yj = ys[j] as number;
+          const mj = mass[j] as number;
+          const rj = radius ? (radius[j] as number) : 1;
+          for (let b = 0; b < size; b++) {
+            if (gi[b] === j) continue;
+            const dx = (gx[b] as number) - xj;
+            const dy = (gy[b] as number) - yj;
+            const d2 = dx * dx + dy * dy + eps;
+            let f: number;
+            if (overlap) {
+              const d = Math.sqrt(d2);
+              const ri = gr[b] as number;
+              if (d <= ri + rj) f = (kro * (gm[b] as number) * mj) / d;
+              else f = (kr * (gm[b] as number) * mj) / (d * (d - ri - rj + FLT_EPSILON));
+            } else f = (kr * (gm[b] as number) * mj) / d2;
+            vx[b] = (vx[b] as number) + dx * f;
+            vy[b] = (vy[b] as number) + dy * f;
+          }
         }
         c = skip[c] as number;
         continue;
       }
-      const dx = px - (cx[c] as number);
-      const dy = py - (cy[c] as number);
-      const d2 = dx * dx + dy * dy + eps;
-      if (d2 * theta2 >= (width2[c] as number)) {
-        const f = (kr * mi * (cm[c] as number)) / d2;
-        vx += dx * f;
-        vy += dy * f;
+      const ccx = cx[c] as number;
+      const ccy = cy[c] as number;
+      const ex = Math.max(minX - ccx, 0, ccx - maxX);
+      const ey = Math.max(minY - ccy, 0, ccy - maxY);
+      if ((ex * ex + ey * ey + eps) * theta2 >= (width2[c] as number)) {
+        const kM = kr * (cm[c] as number);
+        for (let b = 0; b < size; b++) {
+          const dx = (gx[b] as number) - ccx;
+          const dy = (gy[b] as number) - ccy;
+          const f = (kM * (gm[b] as number)) / (dx * dx + dy * dy + eps);
+          vx[b] = (vx[b] as number) + dx * f;
+          vy[b] = (vy[b] as number) + dy * f;
+        }
         c = skip[c] as number;
       } else c++;
     }
-    fx[i] = vx;
-    fy[i] = vy;
+    for (let b = 0; b < size; b++) {
+      fx[gi[b] as number] = vx[b] as number;
+      fy[gi[b] as number] = vy[b] as number;
+    }
   }
 }
 

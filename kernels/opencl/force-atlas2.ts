@@ -7,6 +7,7 @@
 import {
   adaptSpeed,
   BH_EPSSQ,
+  FA2_GROUP,
   type Fa2Engine,
   type Fa2Params,
   type Fa2Setup,
@@ -30,6 +31,30 @@ function flagsOf(p: Fa2Params, weighted: boolean, hasRadius: boolean): number {
     (weighted ? 16 : 0) |
     (hasRadius ? 32 : 0)
   );
+}
+
+/** Each work-group's bounding box (min x, min y, max x, max y) over its FA2_GROUP bodies of the Morton order. */
+function groupBoxes(order: Int32Array, n: number, xs: Float32Array, ys: Float32Array, out: Float32Array): void {
+  for (let g0 = 0, b = 0; g0 < n; g0 += FA2_GROUP, b++) {
+    let minX = Number.POSITIVE_INFINITY;
+    let minY = Number.POSITIVE_INFINITY;
+    let maxX = Number.NEGATIVE_INFINITY;
+    let maxY = Number.NEGATIVE_INFINITY;
+    const end = Math.min(n, g0 + FA2_GROUP);
+    for (let k = g0; k < end; k++) {
+      const i = order[k] as number;
+      const x = xs[i] as number;
+      const y = ys[i] as number;
+      if (x < minX) minX = x;
+      if (x > maxX) maxX = x;
+      if (y < minY) minY = y;
+      if (y > maxY) maxY = y;
+    }
+    out[4 * b] = minX;
+    out[4 * b + 1] = minY;
+    out[4 * b + 2] = maxX;
+    out[4 * b + 3] = maxY;
+  }
 }
 
 export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
@@ -62,6 +87,10 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
     const oldX = scope.filled(new Float32Array([0]), size);
     const oldY = scope.filled(new Float32Array([0]), size);
     const swing = scope.alloc(4 * size);
+    const traction = scope.alloc(4 * size);
+    const boxCount = Math.max(1, Math.ceil(n / FA2_GROUP));
+    const boxHost = new Float32Array(4 * boxCount);
+    const dBox = scope.alloc(16 * boxCount);
     const tree = allocTree(n);
     const cap = Math.max(1, 2 * n);
     const dOrder = scope.alloc(4 * size);
@@ -104,11 +133,13 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
         scope.write(dCellEnd, tree.end.subarray(0, cells));
         scope.write(dCellSkip, tree.skip.subarray(0, cells));
         scope.write(dCell, cellHost.subarray(0, 4 * cells));
+        groupBoxes(tree.order, n, hostX, hostY, boxHost);
+        scope.write(dBox, boxHost);
         const p = params;
-        scope.run(
+        scope.runGroups(
           "force-atlas2",
           "fa2_forces",
-          "immmmmmmmmmmmiiffffffmmmmmmm",
+          "immmmmmmmmmmmimiffffffmmmmmm",
           [
             n,
             xs,
@@ -124,6 +155,7 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
             dCellSkip,
             dCell,
             cells,
+            dBox,
             flagsOf(p, factors !== null, radius !== null),
             p.scalingRatio,
             p.overlapScalingRatio,
@@ -136,11 +168,12 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
             oldX,
             oldY,
             swing,
-            swingParts,
-            tractionParts,
+            traction,
           ],
           n,
+          FA2_GROUP,
         );
+        scope.run("force-atlas2", "fa2_sums", "immmm", [n, swing, traction, swingParts, tractionParts], n);
         const s = sum(swingParts);
         const t = sum(tractionParts);
         adaptSpeed(state, p.jitterTolerance, s, t, n);

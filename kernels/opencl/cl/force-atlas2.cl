@@ -1,123 +1,129 @@
 // ForceAtlas2 (kernels/cpu/force-atlas2.ts; cuGraph's fa2_kernels.cuh and bh_kernels.cuh) in fp32 as cuGraph runs
-// it. fa2_forces: one work-item per body, taken in the Barnes-Hut tree's Morton order (neighbouring work-items walk
-// similar paths): repulsion by a stackless walk of the host-built quadtree (cells in preorder with skip pointers),
-// gravity, attraction gathered over the node's undirected adjacency (no atomics), then the node's swinging and
-// traction against its previous force, with per-group sums of both for the global speed. fa2_update moves every node
-// by the speed the host adapted from those sums and keeps the force for the next step.
+// it. fa2_forces: one work-item per body, taken in the Barnes-Hut tree's Morton order: repulsion by a stackless walk
+// of the host-built quadtree (cells in preorder with skip pointers), gravity, attraction gathered over the node's
+// undirected adjacency (no atomics), then the node's swinging and traction against its previous force; fa2_sums
+// sums both per group for the global speed. fa2_update moves every node by the speed the host adapted from those
+// sums and keeps the force for the next step.
 
 #define FA2_FLT_EPSILON 1.1920928955078125e-7f
 
 // Flags: bit 0 outbound attraction distribution, 1 LinLog, 2 prevent overlapping, 3 strong gravity,
 // 4 edge factors given, 5 radii given.
+// Work-groups are FA2_GROUP consecutive bodies of the Morton order; a cell is accepted for the whole group when the
+// group's bounding box (groupBox: min x, min y, max x, max y) is far enough, as cuGraph's warps vote, so every
+// work-item of a group takes the same path through the tree.
 __kernel void fa2_forces(const int n, __global const float* xs, __global const float* ys, __global const float* mass,
                          __global const float* radius, __global const int* adjStart, __global const int* adjNbr,
                          __global const float* factors, __global const int* order, __global const int* cellStart,
                          __global const int* cellEnd, __global const int* cellSkip, __global const float4* cell,
-                         const int cells, const int flags, const float kr, const float krOverlap, const float theta2,
-                         const float eps, const float gravity, const float coef, __global float* fx,
-                         __global float* fy, __global const float* oldX, __global const float* oldY,
-                         __global float* swing, __global double* swingParts, __global double* tractionParts) {
-  __local double scratch[WG];
+                         const int cells, __global const float4* groupBox, const int flags, const float kr,
+                         const float krOverlap, const float theta2, const float eps, const float gravity,
+                         const float coef, __global float* fx, __global float* fy, __global const float* oldX,
+                         __global const float* oldY, __global float* swing, __global float* traction) {
   const int k = get_global_id(0);
-  double nodeSwing = 0.0;
-  double nodeTraction = 0.0;
-  if (k < n) {
-    const int i = order[k];
-    const bool overlap = (flags & 4) != 0;
-    const bool hasRadius = (flags & 32) != 0;
-    const float px = xs[i];
-    const float py = ys[i];
-    const float mi = mass[i];
-    const float ri = hasRadius ? radius[i] : 1.0f;
-    float vx = 0.0f;
-    float vy = 0.0f;
-    // Repulsion: accept a cell when (d^2 + eps) * theta^2 >= width^2, else open it (c + 1); leaves pair exactly.
-    int c = 0;
-    while (c < cells) {
-      const int s = cellStart[c];
-      if (s >= 0) {
-        const int e = cellEnd[c];
-        for (int q = s; q < e; q++) {
-          const int j = order[q];
-          if (j == i) continue;
-          const float dx = px - xs[j];
-          const float dy = py - ys[j];
-          const float d2 = dx * dx + dy * dy + eps;
-          float f;
-          if (overlap) {
-            const float rj = hasRadius ? radius[j] : 1.0f;
-            const float d = sqrt(d2);
-            if (d <= ri + rj)
-              f = krOverlap * mi * mass[j] / d;
-            else
-              f = kr * mi * mass[j] / (d * (d - ri - rj + FA2_FLT_EPSILON));
-          } else {
-            f = kr * mi * mass[j] / d2;
-          }
-          vx += dx * f;
-          vy += dy * f;
+  if (k >= n) return;
+  const float4 box = groupBox[get_group_id(0)];
+  const int i = order[k];
+  const bool overlap = (flags & 4) != 0;
+  const bool hasRadius = (flags & 32) != 0;
+  const float px = xs[i];
+  const float py = ys[i];
+  const float mi = mass[i];
+  const float ri = hasRadius ? radius[i] : 1.0f;
+  float vx = 0.0f;
+  float vy = 0.0f;
+  // Repulsion: accept a cell when (dmin^2 + eps) * theta^2 >= width^2, else open it (c + 1); leaves pair exactly.
+  int c = 0;
+  while (c < cells) {
+    const int s = cellStart[c];
+    if (s >= 0) {
+      const int e = cellEnd[c];
+      for (int q = s; q < e; q++) {
+        const int j = order[q];
+        if (j == i) continue;
+        const float dx = px - xs[j];
+        const float dy = py - ys[j];
+        const float d2 = dx * dx + dy * dy + eps;
+        float f;
+        if (overlap) {
+          const float rj = hasRadius ? radius[j] : 1.0f;
+          const float d = sqrt(d2);
+          if (d <= ri + rj)
+            f = krOverlap * mi * mass[j] / d;
+          else
+            f = kr * mi * mass[j] / (d * (d - ri - rj + FA2_FLT_EPSILON));
+        } else {
+          f = kr * mi * mass[j] / d2;
         }
-        c = cellSkip[c];
-        continue;
-      }
-      const float4 cl = cell[c];
-      const float dx = px - cl.x;
-      const float dy = py - cl.y;
-      const float d2 = dx * dx + dy * dy + eps;
-      if (d2 * theta2 >= cl.w) {
-        const float f = kr * mi * cl.z / d2;
         vx += dx * f;
         vy += dy * f;
-        c = cellSkip[c];
-      } else {
-        c++;
       }
+      c = cellSkip[c];
+      continue;
     }
-    // Gravity towards the origin.
-    const float g = (flags & 8) ? kr * mi * gravity : mi * gravity / sqrt(px * px + py * py + FA2_FLT_EPSILON);
-    vx -= px * g;
-    vy -= py * g;
-    // Attraction along each edge, both directions as cuGraph's symmetrized COO.
-    const bool outbound = (flags & 1) != 0;
-    const bool linLog = (flags & 2) != 0;
-    const bool weighted = (flags & 16) != 0;
-    const float inv = 1.0f / mi;
-    float ax = 0.0f;
-    float ay = 0.0f;
-    const int end = adjStart[i + 1];
-    for (int a = adjStart[i]; a < end; a++) {
-      const int j = adjNbr[a];
-      const float dx = px - xs[j];
-      const float dy = py - ys[j];
-      float factor = -coef * (weighted ? factors[a] : 1.0f);
-      if (overlap) {
-        const float rj = hasRadius ? radius[j] : 1.0f;
-        const float dd = dx * dx + dy * dy;
-        if (dd <= (ri + rj) * (ri + rj)) continue;
-        const float d = sqrt(dd + FA2_FLT_EPSILON);
-        const float inter = d - ri - rj;
-        factor *= linLog ? log(1.0f + inter) / d : inter / d;
-      } else if (linLog) {
-        const float d = sqrt(dx * dx + dy * dy + FA2_FLT_EPSILON);
-        factor *= log(1.0f + d) / d;
-      }
-      factor *= outbound ? inv + 1.0f / mass[j] : 2.0f;
-      ax += dx * factor;
-      ay += dy * factor;
+    const float4 cl = cell[c];
+    const float ex = fmax(fmax(box.x - cl.x, 0.0f), cl.x - box.z);
+    const float ey = fmax(fmax(box.y - cl.y, 0.0f), cl.y - box.w);
+    if ((ex * ex + ey * ey + eps) * theta2 >= cl.w) {
+      const float dx = px - cl.x;
+      const float dy = py - cl.y;
+      const float f = kr * mi * cl.z / (dx * dx + dy * dy + eps);
+      vx += dx * f;
+      vy += dy * f;
+      c = cellSkip[c];
+    } else {
+      c++;
     }
-    const float tx = vx + ax;
-    const float ty = vy + ay;
-    fx[i] = tx;
-    fy[i] = ty;
-    const float ox = oldX[i];
-    const float oy = oldY[i];
-    const float sw = mi * sqrt((ox - tx) * (ox - tx) + (oy - ty) * (oy - ty));
-    swing[i] = sw;
-    nodeSwing = sw;
-    nodeTraction = 0.5f * mi * sqrt((ox + tx) * (ox + tx) + (oy + ty) * (oy + ty));
   }
-  group_sum(nodeSwing, scratch, swingParts);
-  group_sum(nodeTraction, scratch, tractionParts);
+  // Gravity towards the origin.
+  const float g = (flags & 8) ? kr * mi * gravity : mi * gravity / sqrt(px * px + py * py + FA2_FLT_EPSILON);
+  vx -= px * g;
+  vy -= py * g;
+  // Attraction along each edge, both directions as cuGraph's symmetrized COO.
+  const bool outbound = (flags & 1) != 0;
+  const bool linLog = (flags & 2) != 0;
+  const bool weighted = (flags & 16) != 0;
+  const float inv = 1.0f / mi;
+  float ax = 0.0f;
+  float ay = 0.0f;
+  const int end = adjStart[i + 1];
+  for (int a = adjStart[i]; a < end; a++) {
+    const int j = adjNbr[a];
+    const float dx = px - xs[j];
+    const float dy = py - ys[j];
+    float factor = -coef * (weighted ? factors[a] : 1.0f);
+    if (overlap) {
+      const float rj = hasRadius ? radius[j] : 1.0f;
+      const float dd = dx * dx + dy * dy;
+      if (dd <= (ri + rj) * (ri + rj)) continue;
+      const float d = sqrt(dd + FA2_FLT_EPSILON);
+      const float inter = d - ri - rj;
+      factor *= linLog ? log(1.0f + inter) / d : inter / d;
+    } else if (linLog) {
+      const float d = sqrt(dx * dx + dy * dy + FA2_FLT_EPSILON);
+      factor *= log(1.0f + d) / d;
+    }
+    factor *= outbound ? inv + 1.0f / mass[j] : 2.0f;
+    ax += dx * factor;
+    ay += dy * factor;
+  }
+  const float tx = vx + ax;
+  const float ty = vy + ay;
+  fx[i] = tx;
+  fy[i] = ty;
+  const float ox = oldX[i];
+  const float oy = oldY[i];
+  swing[i] = mi * sqrt((ox - tx) * (ox - tx) + (oy - ty) * (oy - ty));
+  traction[i] = 0.5f * mi * sqrt((ox + tx) * (ox + tx) + (oy + ty) * (oy + ty));
+}
+
+// Per-group sums of swinging and traction (the host adds the groups' sums for the global speed).
+__kernel void fa2_sums(const int n, __global const float* swing, __global const float* traction,
+                       __global double* swingParts, __global double* tractionParts) {
+  __local double scratch[WG];
+  const int i = get_global_id(0);
+  group_sum(i < n ? (double)swing[i] : 0.0, scratch, swingParts);
+  group_sum(i < n ? (double)traction[i] : 0.0, scratch, tractionParts);
 }
 
 __kernel void fa2_update(const int n, __global float* xs, __global float* ys, __global const float* fx,
