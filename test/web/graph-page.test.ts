@@ -1,4 +1,5 @@
-// graph.html end to end in Chromium: draws, lays out and stores the layout, searches, inspects, follows live changes.
+// graph.html end to end in Chromium: draws the server's layout as it streams, reopens the stored one, searches,
+// inspects, follows live changes.
 import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -72,12 +73,16 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => text("#legend"), soon).toContain("red team");
   }, 120_000);
 
-  it("stores the layout once it settles, and a reload draws the stored layout without laying out again", async () => {
-    await expect.poll(() => server.layoutPuts.length, { timeout: 150_000, interval: 500 }).toBeGreaterThan(0);
-    const stored = server.layoutPuts[0];
+  it("follows the server's layout to its end, and a reload draws the stored layout without starting another", async () => {
+    expect(await state("data-layout")).toBe("server");
+    await expect.poll(() => state("data-layout-state"), soon).toBe("done");
+    await expect.poll(() => state("data-graph-state"), soon).toBe("ready");
+    expect(Number(await state("data-layout-frames"))).toBeGreaterThan(1);
+    const stored = server.fixture.layout;
     expect(stored?.length).toBe(server.fixture.nodes.numRows * 2);
     expect([...(stored ?? [])].every(Number.isFinite)).toBe(true);
-    await expect.poll(() => state("data-graph-state"), soon).toBe("ready");
+    // The page never stores a layout itself: the server does.
+    expect(server.layoutPuts).toHaveLength(0);
 
     await page.reload();
     await firstFrame();
@@ -85,7 +90,7 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => state("data-graph-state"), soon).toBe("ready");
     await page.waitForTimeout(500);
     expect(await drawnPixels("reload-saved-layout")).toBeGreaterThan(150);
-    expect(server.layoutPuts.length).toBe(1);
+    expect(server.layoutJob.controls.map((control) => control.action)).toEqual(["START"]);
   }, 200_000);
 
   it("search finds a node by label and focuses it", async () => {
@@ -123,7 +128,7 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => visible("#inspector"), soon).toBe(false);
     // Zeta Prime is still centered. Its links leave it in the directions the stored layout gives (cosmos.gl may flip
     // y on screen, so both are tried), then all round as a fallback; cosmos.gl shows a pointer over a link.
-    const layout = server.layoutPuts[0] ?? new Float32Array(0);
+    const layout = server.fixture.layout ?? new Float32Array(0);
     const edges = server.fixture.edges;
     const zeta = 7;
     const angles: number[] = [];

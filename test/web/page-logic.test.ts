@@ -1,4 +1,5 @@
-// The page's pure parts in Node: id matching, color and size encodings, field visibility, search, label choice, layout plan.
+// The page's pure parts in Node: id matching, color and size encodings, field visibility, search, label choice, layout
+// plan, layout frames and settings.
 import { Float64, Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
@@ -8,11 +9,15 @@ import { decodeMatches } from "../../web/src/collections-query.ts";
 import { encodeColors } from "../../web/src/color-encoding.ts";
 import { readKeys, readNumbers, readStrings } from "../../web/src/column-values.ts";
 import { inspectorFields } from "../../web/src/field-visibility.ts";
+import type { GraphModel } from "../../web/src/graph-model.ts";
 import { buildTopology } from "../../web/src/graph-topology.ts";
 import { topIndices } from "../../web/src/label-layer.ts";
-import { seedPositions } from "../../web/src/layout-plan.ts";
+import { encodeFrame, FRAME_MAGIC, parseFrame, planarPositions } from "../../web/src/layout-frames.ts";
+import { DEFAULT_SETTINGS, settingsOf } from "../../web/src/layout-job.ts";
+import { planLayout, seedPositions } from "../../web/src/layout-plan.ts";
 import { opacityColumn, scaleColumn } from "../../web/src/numeric-scales.ts";
 import { findLabels } from "../../web/src/search-box.ts";
+import { fitIntoSpace, SPACE_SIZE } from "../../web/src/space-fit.ts";
 
 describe("collections", () => {
   const style = (node?: Float32Array, edge?: Float32Array) => ({
@@ -177,5 +182,79 @@ describe("search, standing labels and the seed layout", () => {
     const table = new Table({ id: vectorFromArray([1, 2], new Int32()) }).concat(new Table({ id: vectorFromArray([3], new Int32()) }));
     const ids = table.getChild("id");
     expect(ids && [...(readKeys(ids) as Float64Array)]).toEqual([1, 2, 3]);
+  });
+});
+
+describe("server layout frames and the layout plan", () => {
+  const positions = [1.5, -2, 3, 4, -5.25, 6];
+
+  it("reads a frame's header and positions, as the server writes them (little-endian)", () => {
+    const buffer = encodeFrame({ seq: 7, nodeCount: 3, dims: 2, iteration: 40, maxIter: 500, state: "paused", positions });
+    expect(buffer.byteLength).toBe(32 + 6 * 4);
+    expect(new DataView(buffer).getUint32(0, true)).toBe(FRAME_MAGIC);
+    const frame = parseFrame(buffer);
+    expect(frame).toMatchObject({ seq: 7, nodeCount: 3, dims: 2, iteration: 40, maxIter: 500, state: "paused" });
+    expect([...(frame?.positions ?? [])]).toEqual(positions);
+  });
+
+  it("refuses messages that are not frames: wrong magic, short bodies, unknown states or dimensions", () => {
+    const good = encodeFrame({ seq: 1, nodeCount: 3, dims: 2, iteration: 0, maxIter: 0, state: "running", positions });
+    const edit = (word: number, value: number) => {
+      const copy = good.slice(0);
+      new DataView(copy).setUint32(word * 4, value, true);
+      return copy;
+    };
+    expect(parseFrame(edit(0, 0x12345678))).toBeUndefined();
+    expect(parseFrame(edit(6, 9))).toBeUndefined();
+    expect(parseFrame(edit(3, 0))).toBeUndefined();
+    expect(parseFrame(edit(2, 4))).toBeUndefined();
+    expect(parseFrame(good.slice(0, 20))).toBeUndefined();
+    expect(parseFrame(good)?.state).toBe("running");
+  });
+
+  it("keeps x and y of a 3D frame", () => {
+    const frame = parseFrame(encodeFrame({ seq: 1, nodeCount: 2, dims: 3, iteration: 0, maxIter: 0, state: "done", positions }));
+    expect(frame && [...planarPositions(frame)]).toEqual([1.5, -2, 4, -5.25]);
+  });
+
+  it("fits positions into the space: centered, the larger side at 80% of it, the shape kept, NaN left absent", () => {
+    const fitted = fitIntoSpace(new Float32Array([-10, 0, 10, 5, 0, Number.NaN, 0, 2.5]));
+    expect([...fitted.slice(0, 4)].map((v) => Math.round(v))).toEqual([
+      Math.round(SPACE_SIZE * 0.1),
+      Math.round(SPACE_SIZE / 2 - SPACE_SIZE * 0.1),
+      Math.round(SPACE_SIZE * 0.9),
+      Math.round(SPACE_SIZE / 2 + SPACE_SIZE * 0.1),
+    ]);
+    expect(Number.isNaN(fitted[5])).toBe(true);
+    expect(fitted[6]).toBeCloseTo(SPACE_SIZE / 2, 3);
+    expect(fitted[7]).toBeCloseTo(SPACE_SIZE / 2, 3);
+    // One point (no extent) lands in the middle.
+    expect([...fitIntoSpace(new Float32Array([123, -4]))]).toEqual([SPACE_SIZE / 2, SPACE_SIZE / 2]);
+  });
+
+  it("takes bound positions, then the stored layout, then the dataset's columns, else waits for the server", () => {
+    const model = (bound?: number[], dataset?: number[]) =>
+      ({
+        topology: { nodeCount: 2 },
+        boundPositions: bound && new Float32Array(bound),
+        datasetPositions: dataset && new Float32Array(dataset),
+      }) as unknown as GraphModel;
+    const saved = new Float32Array([0, 0, 1, 1]);
+    expect(planLayout(model([0, 0, 2, 2], [0, 0, 3, 3]), saved).source).toBe("bound");
+    expect(planLayout(model(undefined, [0, 0, 3, 3]), saved).source).toBe("saved");
+    expect(planLayout(model(undefined, [0, 0, 3, 3]), undefined).source).toBe("dataset");
+    // A stored layout for another node count, or with holes, is not used.
+    expect(planLayout(model(undefined, [0, 0, 3, 3]), new Float32Array([0, 0])).source).toBe("dataset");
+    expect(planLayout(model(), new Float32Array([0, Number.NaN, 1, 1])).source).toBe("server");
+    const server = planLayout(model(), undefined);
+    expect(server).toEqual({ source: "server", positions: undefined });
+    const drawn = planLayout(model(undefined, [0, 0, 3, 3]), undefined).positions;
+    expect(drawn && [...drawn].every((v) => v >= 0 && v <= SPACE_SIZE)).toBe(true);
+  });
+
+  it("reads the panel's settings from the job's params, with cuGraph's defaults for what is missing or mistyped", () => {
+    expect(settingsOf(null)).toEqual(DEFAULT_SETTINGS);
+    const job = { params: { gravity: 3, scaling_ratio: "x", lin_log_mode: true } } as unknown as Parameters<typeof settingsOf>[0];
+    expect(settingsOf(job)).toEqual({ gravity: 3, scaling_ratio: 2, lin_log_mode: true, prevent_overlapping: false });
   });
 });

@@ -2,8 +2,10 @@
 // drawing and the bipartite two-row drawing, with python-igraph's names, aliases and parameters.
 import { ComputeInputError, type ParamSpec } from "../../../compute/types.ts";
 import { aliasOf, type LayoutEntry, layoutEntry } from "../../types.ts";
+import { bipartite } from "./bipartite.ts";
 import { fromComputeGraph, type Mode } from "./igraph-graph.ts";
 import { reingoldTilford, reingoldTilfordCircular } from "./reingold-tilford.ts";
+import { sugiyama } from "./sugiyama.ts";
 
 const treeParams: Record<string, ParamSpec> = {
   mode: {
@@ -48,10 +50,69 @@ const rtCircular = layoutEntry({
   place: (graph, params) => reingoldTilfordCircular(fromComputeGraph(graph), treeOptions(params)),
 });
 
+const gaps: Record<string, ParamSpec> = {
+  hgap: { type: "number", default: 1, description: "minimum horizontal gap between vertices of one layer" },
+  vgap: { type: "number", default: 1, description: "distance between layers" },
+  maxiter: { type: "integer", default: 100, min: 1, description: "most sweeps of the crossing reduction" },
+};
+
+const sugiyamaEntry = layoutEntry({
+  library: "igraph",
+  name: "sugiyama",
+  dims: 2,
+  params: {
+    layers: {
+      type: "json",
+      nullable: true,
+      description: "a non-negative integer layer per node, in node order (default: computed; edges then point down)",
+    },
+    weights: { type: "edgeColumn", nullable: true, description: "edge weights: heavier edges are kept when breaking cycles" },
+    ...gaps,
+  },
+  doc: "layered drawing: each vertex on its layer's row (y = layer * vgap), edges pointing down, crossings reduced",
+  place: (graph, params) =>
+    sugiyama(fromComputeGraph(graph), {
+      layers: checkLayers(params.layers),
+      weights: (params.weights as Float64Array | null | undefined) ?? null,
+      hgap: (params.hgap as number | undefined) ?? 1,
+      vgap: (params.vgap as number | undefined) ?? 1,
+      maxiter: (params.maxiter as number | undefined) ?? 100,
+    }),
+});
+
+/** `layers` as given in a request: null, or a list of numbers (checked for length and values by sugiyama). */
+function checkLayers(value: unknown): ArrayLike<number> | null {
+  if (value === undefined || value === null) return null;
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return value as unknown as ArrayLike<number>;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "number"))
+    throw new ComputeInputError("layers must be a list of non-negative integers, one per node", "layers");
+  return value as number[];
+}
+
+const bipartiteEntry = layoutEntry({
+  library: "igraph",
+  name: "bipartite",
+  dims: 2,
+  params: {
+    types: { type: "nodeColumn", default: "type", description: "boolean node column: true in the top row (y = 0), false in the row below" },
+    ...gaps,
+  },
+  doc: "two rows by vertex type (true at y = 0, false at y = vgap), ordered to reduce crossings",
+  place: (graph, params) =>
+    bipartite(fromComputeGraph(graph), {
+      types: params.types as Float64Array | null | undefined,
+      hgap: (params.hgap as number | undefined) ?? 1,
+      vgap: (params.vgap as number | undefined) ?? 1,
+      maxiter: (params.maxiter as number | undefined) ?? 100,
+    }),
+});
+
 export const entries: LayoutEntry[] = [
   rt,
   aliasOf(rt, "tree"),
   aliasOf(rt, "reingold_tilford"),
   rtCircular,
   aliasOf(rtCircular, "reingold_tilford_circular"),
+  sugiyamaEntry,
+  bipartiteEntry,
 ];
