@@ -53,7 +53,10 @@ const RunComputeJobInput = builder.inputType("RunComputeJobInput", {
     datasetId: t.id({ required: true }),
     label: t.string({ description: "The output label (default: the algorithm's name)." }),
     library: t.string({ required: true, description: "igraph or cugraph." }),
-    alg: t.string({ required: true, description: "A name of spec 2.9 `compute` under that library." }),
+    alg: t.string({
+      required: true,
+      description: "A name of spec 2.9 `compute` under that library, or of `layout` (node columns x, y and, in 3D, z).",
+    }),
     params: t.field({ type: "JSON", description: "The library's own parameter names." }),
     directed: t.boolean({ description: "How the graph is read (pygraphistry's `directed`, default true)." }),
   }),

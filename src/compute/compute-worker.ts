@@ -6,7 +6,6 @@ import type pl from "nodejs-polars";
 import { isAppError } from "../errors/app-error.ts";
 import { createTableCache } from "../gfql/surface/table-cache.ts";
 import { linkTable, writeTable } from "../ingest/table-files.ts";
-import { parseLayout } from "../layout/parse.ts";
 import { loadAlgorithms } from "./algorithm-lookup.ts";
 import { createComputeContext } from "./backend.ts";
 import type { ComputeJob, ComputeJobResult, ComputeProgress, WorkerMessage, WorkerReply } from "./compute-pool.ts";
@@ -24,7 +23,8 @@ async function run(id: number, job: ComputeJob, flag: Int32Array): Promise<Compu
   // The layout runs last, as one more entry: its x, y (z) columns land on the tables the compute entries left.
   const entries = [
     ...(job.compute === null || job.compute === undefined ? [] : parseCompute(job.compute)),
-    ...(job.layout === null || job.layout === undefined ? [] : [parseLayout(job.layout)]),
+    // the layout registry loads on the first job that lays out
+    ...(job.layout === null || job.layout === undefined ? [] : [(await import("../layout/parse.ts")).parseLayout(job.layout)]),
   ];
   const start = {
     nodes: cache.read(job.nodesPath),

@@ -4,7 +4,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
 import type { Viewer } from "../auth/viewer.ts";
-import { loadAlgorithms } from "../compute/algorithm-lookup.ts";
+import { loadAlgorithms, lookupAlgorithm } from "../compute/algorithm-lookup.ts";
 import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
 import { parseCompute } from "../compute/params.ts";
 import type { Backend } from "../compute/types.ts";
@@ -56,6 +56,21 @@ function readRefs(refs: unknown[] | undefined, field: string): { fileId: string;
     }
     throw invalid(`${field}[${i}] must be a file id or [file_id, table_index]`, `${field}[${i}]`);
   });
+}
+
+/**
+ * A compute object whose one entry names a layout rather than an algorithm (a compute job may lay out: runComputeJob
+ * with a layout's library and name) as a run of that layout; any other compute object as it is.
+ */
+async function asLayoutRun(compute: unknown): Promise<{ compute: unknown; layout?: unknown }> {
+  const entries = compute !== null && typeof compute === "object" && !Array.isArray(compute) ? Object.values(compute) : [];
+  const [entry] = entries;
+  if (entries.length !== 1 || entry === null || typeof entry !== "object") return { compute };
+  const { libraries, alg } = entry as { libraries?: unknown; alg?: unknown };
+  const library = Array.isArray(libraries) ? libraries[0] : libraries;
+  if (typeof library !== "string" || typeof alg !== "string" || lookupAlgorithm(library, alg)) return { compute };
+  const { findLayout } = await import("../layout/registry.ts");
+  return findLayout(library, alg) ? { compute: null, layout: entry } : { compute };
 }
 
 export type DatasetService = ReturnType<typeof createDatasetService>;
@@ -426,7 +441,8 @@ export function createDatasetService(deps: {
   }
 
   /**
-   * Runs `compute` (labels -> entries) on the dataset's current tables and makes the result its new version; the
+   * Runs `compute` (labels -> entries; one entry naming a layout runs that layout: node columns x, y, z) on the
+   * dataset's current tables and makes the result its new version; the
    * previous version's files stay a minute for readers that hold them. With `viewer`, the dataset must be visible
    * to them; without, the caller checked access (a job worker).
    */
@@ -436,7 +452,9 @@ export function createDatasetService(deps: {
     options: ComputeRunOptions & { viewer?: Viewer | undefined } = {},
   ): Promise<DatasetRecord> {
     await loadAlgorithms();
-    parseCompute(compute);
+    const run = await asLayoutRun(compute);
+    if (run.layout === undefined) parseCompute(compute);
+    else (await import("../layout/parse.ts")).parseLayout(run.layout);
     const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
     if (!record.dataVersion)
       throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "dataset" } });
@@ -446,7 +464,7 @@ export function createDatasetService(deps: {
       record.dataVersion,
       Boolean(record.tablesSchemas.edges),
       bindings,
-      { compute },
+      run,
       options,
     );
     // Only onto the version it read: an upload that landed meanwhile is not overwritten (the job runner retries).

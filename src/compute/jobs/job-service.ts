@@ -6,6 +6,7 @@ import type { Viewer } from "../../auth/viewer.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { canChangeDataset, canViewDataset } from "../../sessions/dataset-access.ts";
 import type { Db } from "../../store/prisma.ts";
+import { lookupAlgorithm } from "../algorithm-lookup.ts";
 import { parseEntry } from "../params.ts";
 import type { JobEvent, JobEvents } from "./job-events.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -72,7 +73,9 @@ export function createComputeJobService(deps: {
     const raw = { libraries: [input.library], alg: input.alg, params: input.params ?? {}, directed: input.directed ?? true };
     let parsed: ReturnType<typeof parseEntry>;
     try {
-      parsed = parseEntry(label, raw, "input");
+      // a layout's library and name run that layout (its x, y, z node columns), as dataset creation's `layout`
+      const { findLayout } = await import("../../layout/registry.ts");
+      parsed = parseEntry(label, raw, "input", (library, name) => lookupAlgorithm(library, name) ?? findLayout(library, name));
     } catch (error) {
       throw asInputError(error);
     }
