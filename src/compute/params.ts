@@ -209,6 +209,8 @@ export function resolveParams(parsed: ParsedEntry, tables: ParamTables): Record<
     else if (spec.type === "nodes") out[name] = rowsOfIds(tables, value as unknown[], field);
     else if (spec.type === "edgeColumn") out[name] = numericColumn(tables.edges, value as string, "edge", field);
     else if (spec.type === "nodeColumn") out[name] = numericColumn(tables.nodes, value as string, "node", field);
+    else if (spec.type === "json" && spec.columnOf && typeof value === "string")
+      out[name] = numericColumn(spec.columnOf === "node" ? tables.nodes : tables.edges, value, spec.columnOf, field);
     else if (spec.type === "positions") {
       const records = value as { vertex: unknown; x: number; y: number }[];
       out[name] = {

@@ -42,6 +42,8 @@ export type ParamSpec = {
   exclusive?: boolean;
   values?: readonly string[];
   description?: string;
+  /** json parameters: a string value names a column of the node (edge) table, resolved as nodeColumn (edgeColumn). */
+  columnOf?: "node" | "edge";
 };
 
 /**

@@ -2,9 +2,12 @@
 // layers (with gaps, upward and same-layer edges), computed layers for undirected graphs (weighted or not) and for
 // directed graphs above 1000 vertices (igraph's Eades path), several components, gaps and sweep limits; then the
 // defining properties (rows = layers, edges of a DAG pointing down, bipartite rows vgap apart) and bad input.
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { resolveParams } from "../../src/compute/params.ts";
 import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { parseLayout } from "../../src/layout/parse.ts";
 import { findLayout } from "../../src/layout/registry.ts";
 import { answerValue, runReference } from "../helpers/graph-reference.ts";
 import { allFinite, randomGraph } from "../helpers/layout-quality.ts";
@@ -234,5 +237,32 @@ describe("igraph sugiyama and bipartite", () => {
     expect(error("bipartite", { types: Float64Array.of(0, 1, 2, 1) })).toBe("types");
     expect(error("bipartite", { types: Float64Array.of(0, 1, 1) })).toBe("types");
     expect(error("bipartite", { types: Float64Array.of(0, 1, 1, 0), hgap: -1 })).toBe("hgap");
+  });
+
+  it("reads layers and types from node columns as pygraphistry passes them (params: {layers: 'degree'}), or lists", () => {
+    const n = 30;
+    const tables = {
+      nodes: pl.DataFrame({
+        id: Array.from({ length: n }, (_, i) => `v${i}`),
+        rank: Array.from({ length: n }, (_, i) => i % 4),
+        type: types,
+      }),
+      edges: undefined,
+      nodeId: "id",
+    };
+    const g = computeGraph(n, bipartiteEdges, { directed: false });
+    const request = (alg: string, params: Record<string, unknown>) => {
+      const parsed = parseLayout({ libraries: ["igraph"], alg, params, directed: false });
+      return findLayout("igraph", alg)?.place(g, resolveParams(parsed, tables), cpuContext) as Float64Array;
+    };
+    const byColumn = request("sugiyama", { layers: "rank" });
+    const byList = request("sugiyama", { layers: Array.from({ length: n }, (_, i) => i % 4) });
+    expect(Array.from(byColumn)).toEqual(Array.from(byList));
+    for (let i = 0; i < n; i++) expect(byColumn[i * 2 + 1]).toBe(i % 4);
+    const byDefaultColumn = request("bipartite", {});
+    expect(Array.from(request("bipartite", { types }))).toEqual(Array.from(byDefaultColumn));
+    for (let i = 0; i < n; i++) expect(byDefaultColumn[i * 2 + 1]).toBe(types[i] ? 0 : 1);
+    expect(() => request("bipartite", { types: "missing" })).toThrow(/no column "missing"/);
+    expect(() => request("sugiyama", { layers: "id" })).toThrow(/not numeric/);
   });
 });

@@ -64,7 +64,9 @@ const sugiyamaEntry = layoutEntry({
     layers: {
       type: "json",
       nullable: true,
-      description: "a non-negative integer layer per node, in node order (default: computed; edges then point down)",
+      columnOf: "node",
+      description:
+        "a non-negative integer layer per node: a list in node order or a node column's name (default: computed; edges then point down)",
     },
     weights: { type: "edgeColumn", nullable: true, description: "edge weights: heavier edges are kept when breaking cycles" },
     ...gaps,
@@ -72,7 +74,7 @@ const sugiyamaEntry = layoutEntry({
   doc: "layered drawing: each vertex on its layer's row (y = layer * vgap), edges pointing down, crossings reduced",
   place: (graph, params) =>
     sugiyama(fromComputeGraph(graph), {
-      layers: checkLayers(params.layers),
+      layers: perNode(params.layers, "layers"),
       weights: (params.weights as Float64Array | null | undefined) ?? null,
       hgap: (params.hgap as number | undefined) ?? 1,
       vgap: (params.vgap as number | undefined) ?? 1,
@@ -80,13 +82,16 @@ const sugiyamaEntry = layoutEntry({
     }),
 });
 
-/** `layers` as given in a request: null, or a list of numbers (checked for length and values by sugiyama). */
-function checkLayers(value: unknown): ArrayLike<number> | null {
+/**
+ * A json parameter holding one number per node: a node column resolved by the request (a typed array), or a list
+ * of numbers (booleans read as 0/1). The layout checks length and values.
+ */
+function perNode(value: unknown, field: string): ArrayLike<number> | null {
   if (value === undefined || value === null) return null;
-  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) return value as unknown as ArrayLike<number>;
-  if (!Array.isArray(value) || !value.every((v) => typeof v === "number"))
-    throw new ComputeInputError("layers must be a list of non-negative integers, one per node", "layers");
-  return value as number[];
+  if (value instanceof Float64Array || value instanceof Float32Array || value instanceof Int32Array || value instanceof Uint8Array)
+    return value;
+  if (Array.isArray(value) && value.every((v) => typeof v === "number" || typeof v === "boolean")) return value.map(Number);
+  throw new ComputeInputError(`${field} must be a list with one value per node or the name of a node column`, field);
 }
 
 const bipartiteEntry = layoutEntry({
@@ -94,13 +99,18 @@ const bipartiteEntry = layoutEntry({
   name: "bipartite",
   dims: 2,
   params: {
-    types: { type: "nodeColumn", default: "type", description: "boolean node column: true in the top row (y = 0), false in the row below" },
+    types: {
+      type: "json",
+      default: "type",
+      columnOf: "node",
+      description: "vertex types: a boolean node column's name or a list of booleans; true in the top row (y = 0), false in the row below",
+    },
     ...gaps,
   },
   doc: "two rows by vertex type (true at y = 0, false at y = vgap), ordered to reduce crossings",
   place: (graph, params) =>
     bipartite(fromComputeGraph(graph), {
-      types: params.types as Float64Array | null | undefined,
+      types: perNode(params.types, "types"),
       hgap: (params.hgap as number | undefined) ?? 1,
       vgap: (params.vgap as number | undefined) ?? 1,
       maxiter: (params.maxiter as number | undefined) ?? 100,
