@@ -21,6 +21,8 @@ export type ComputeJob = {
   compute: unknown;
   /** A request's `layout` ({libraries: [lib], alg, params, directed}), run after `compute`: node columns x, y (z). */
   layout?: unknown;
+  /** Where `layout` sits in the request, for error fields (default "layout"). */
+  layoutField?: string | undefined;
   /** A fresh folder: nodes.arrow (and edges.arrow when the graph has edges) are written there. */
   outDir: string;
   backend: Backend;

@@ -24,7 +24,9 @@ async function run(id: number, job: ComputeJob, flag: Int32Array): Promise<Compu
   const entries = [
     ...(job.compute === null || job.compute === undefined ? [] : parseCompute(job.compute)),
     // the layout registry loads on the first job that lays out
-    ...(job.layout === null || job.layout === undefined ? [] : [(await import("../layout/parse.ts")).parseLayout(job.layout)]),
+    ...(job.layout === null || job.layout === undefined
+      ? []
+      : [(await import("../layout/parse.ts")).parseLayout(job.layout, job.layoutField)]),
   ];
   const start = {
     nodes: cache.read(job.nodesPath),

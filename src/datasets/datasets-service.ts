@@ -62,15 +62,15 @@ function readRefs(refs: unknown[] | undefined, field: string): { fileId: string;
  * A compute object whose one entry names a layout rather than an algorithm (a compute job may lay out: runComputeJob
  * with a layout's library and name) as a run of that layout; any other compute object as it is.
  */
-async function asLayoutRun(compute: unknown): Promise<{ compute: unknown; layout?: unknown }> {
-  const entries = compute !== null && typeof compute === "object" && !Array.isArray(compute) ? Object.values(compute) : [];
-  const [entry] = entries;
+async function asLayoutRun(compute: unknown): Promise<{ compute: unknown; layout?: unknown; layoutField?: string }> {
+  const entries = compute !== null && typeof compute === "object" && !Array.isArray(compute) ? Object.entries(compute) : [];
+  const [label, entry] = entries[0] ?? [];
   if (entries.length !== 1 || entry === null || typeof entry !== "object") return { compute };
   const { libraries, alg } = entry as { libraries?: unknown; alg?: unknown };
   const library = Array.isArray(libraries) ? libraries[0] : libraries;
   if (typeof library !== "string" || typeof alg !== "string" || lookupAlgorithm(library, alg)) return { compute };
   const { findLayout } = await import("../layout/registry.ts");
-  return findLayout(library, alg) ? { compute: null, layout: entry } : { compute };
+  return findLayout(library, alg) ? { compute: null, layout: entry, layoutField: `compute.${label}` } : { compute };
 }
 
 export type DatasetService = ReturnType<typeof createDatasetService>;
@@ -216,7 +216,7 @@ export function createDatasetService(deps: {
     version: string,
     hasEdges: boolean,
     bindings: { node: Record<string, string>; edge: Record<string, string> },
-    run: { compute: unknown; layout?: unknown },
+    run: { compute: unknown; layout?: unknown; layoutField?: string | undefined },
     options: ComputeRunOptions = {},
   ) {
     const from = ["datasets", id, "tables", version];
@@ -233,6 +233,7 @@ export function createDatasetService(deps: {
           edgeWeight: bindings.edge.edge_weight,
           compute: run.compute,
           layout: run.layout,
+          layoutField: run.layoutField,
           outDir,
           backend: deps.computeBackend ?? configuredBackend(),
         },
@@ -454,7 +455,7 @@ export function createDatasetService(deps: {
     await loadAlgorithms();
     const run = await asLayoutRun(compute);
     if (run.layout === undefined) parseCompute(compute);
-    else (await import("../layout/parse.ts")).parseLayout(run.layout);
+    else (await import("../layout/parse.ts")).parseLayout(run.layout, run.layoutField);
     const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
     if (!record.dataVersion)
       throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "dataset" } });

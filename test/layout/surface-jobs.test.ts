@@ -66,4 +66,18 @@ describe("layouts as compute jobs", () => {
     const unknown = await gw.graphql(RUN, { i: { datasetId: dataset, library: "igraph", alg: "circle_nope" } }, alice);
     expect(unknown.body.errors?.[0]?.extensions).toMatchObject({ code: "INVALID_INPUT", details: { field: "input.alg" } });
   });
+
+  it("fails a job whose layout names a node the tables lack, and the dataset keeps its version", async () => {
+    const { datasets } = gw.gateway.services;
+    const before = (await datasets.getForSession(dataset)).dataVersion;
+    const started = await gw.graphql<{ runComputeJob: { id: string } }>(
+      RUN,
+      { i: { datasetId: dataset, library: "igraph", alg: "circle", params: { order: ["a", "zz"] } } },
+      alice,
+    );
+    const job = await finished(started.body.data?.runComputeJob.id as string);
+    expect(job).toMatchObject({ status: "FAILED", errorCode: "INVALID_INPUT", dataVersion: null });
+    expect(job.error).toContain("zz");
+    expect((await datasets.getForSession(dataset)).dataVersion).toBe(before);
+  });
 });
