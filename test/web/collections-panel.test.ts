@@ -17,7 +17,7 @@ if (!available) console.warn(`${title}: these browser tests are skipped`);
 
 const MAGENTA: [number, number, number] = [255, 0, 255];
 
-/** A ring, as the owner's stored layout: neither page lays out, so the picture holds still between screenshots. */
+/** A ring, as the owner's stored layout: no layout runs any more, so the picture holds still between screenshots. */
 function ringLayout(count: number): Uint8Array<ArrayBuffer> {
   const positions = new Float32Array(count * 2);
   for (let i = 0; i < count; i++) {
@@ -57,6 +57,10 @@ describe.skipIf(!available)(title, () => {
     const sessionUrl = owner.page.url();
     const sessionId = new URL(sessionUrl).searchParams.get("session") ?? "";
     expect(sessionId).toMatch(/\w+/);
+    // The first view's server layout runs to its end first (it would store its own positions over the ring).
+    await expect
+      .poll(() => owner.page.evaluate(() => document.documentElement.dataset.layoutState), { timeout: 60_000, interval: 200 })
+      .toBe("done");
     // The owner stores a layout; both pages then draw it as it is, without laying out.
     const auth = await bearer(server.url);
     const stored = await fetch(`${server.url}/graph/data/${sessionId}/layout`, {
