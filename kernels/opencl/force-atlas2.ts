@@ -18,7 +18,7 @@ import {
   type SpeedState,
 } from "../cpu/force-atlas2.ts";
 import { allocTree, buildTree } from "../cpu/force-atlas2-tree.ts";
-import { groups, type Handle, Scope } from "./runtime.ts";
+import { clDevice, groups, type Handle, Scope } from "./runtime.ts";
 
 const PLACEHOLDER = new Float32Array(1);
 
@@ -57,7 +57,11 @@ function groupBoxes(order: Int32Array, n: number, xs: Float32Array, ys: Float32A
   }
 }
 
-export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
+/**
+ * The engine. Repulsion runs a work-item per body (work-groups of one body group; GPUs) or a work-item per body group
+ * (CPU devices, where the group's inner loops vectorize); both give the same forces. `perBody` overrides the choice.
+ */
+export function forceAtlas2OpenClWith(setup: Fa2Setup, perBody: boolean = clDevice().info?.type !== "CPU"): Fa2Engine {
   const { n } = setup;
   const scope = new Scope();
   try {
@@ -136,42 +140,20 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
         groupBoxes(tree.order, n, hostX, hostY, boxHost);
         scope.write(dBox, boxHost);
         const p = params;
-        scope.runGroups(
+        const flags = flagsOf(p, factors !== null, radius !== null);
+        const theta2 = p.barnesHutOptimize ? p.barnesHutTheta * p.barnesHutTheta : 0;
+        const eps = p.barnesHutOptimize ? BH_EPSSQ : FLT_EPSILON;
+        const walk = [n, xs, ys, dMass, dRadius, dOrder, dCellStart, dCellEnd, dCellSkip, dCell, cells, dBox, flags];
+        const signature = "immmmmmmmmimiffffmm";
+        const rest = [p.scalingRatio, p.overlapScalingRatio, theta2, eps, fx, fy];
+        if (perBody) scope.runGroups("force-atlas2", "fa2_repulsion_items", signature, [...walk, ...rest], n, FA2_GROUP);
+        else scope.runGroups("force-atlas2", "fa2_repulsion_groups", signature, [...walk, ...rest], boxCount, 1);
+        scope.run(
           "force-atlas2",
-          "fa2_forces",
-          "immmmmmmmmmmmimiffffffmmmmmm",
-          [
-            n,
-            xs,
-            ys,
-            dMass,
-            dRadius,
-            dStart,
-            dNbr,
-            dFactors,
-            dOrder,
-            dCellStart,
-            dCellEnd,
-            dCellSkip,
-            dCell,
-            cells,
-            dBox,
-            flagsOf(p, factors !== null, radius !== null),
-            p.scalingRatio,
-            p.overlapScalingRatio,
-            p.barnesHutOptimize ? p.barnesHutTheta * p.barnesHutTheta : 0,
-            p.barnesHutOptimize ? BH_EPSSQ : FLT_EPSILON,
-            p.gravity,
-            coef,
-            fx,
-            fy,
-            oldX,
-            oldY,
-            swing,
-            traction,
-          ],
+          "fa2_node_forces",
+          "immmmmmmifffmmmmmm",
+          [n, xs, ys, dMass, dRadius, dStart, dNbr, dFactors, flags, p.scalingRatio, p.gravity, coef, fx, fy, oldX, oldY, swing, traction],
           n,
-          FA2_GROUP,
         );
         scope.run("force-atlas2", "fa2_sums", "immmm", [n, swing, traction, swingParts, tractionParts], n);
         const s = sum(swingParts);
@@ -212,4 +194,9 @@ export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
     scope.done();
     throw error;
   }
+}
+
+/** Kernel "force-atlas2": the engine with the repulsion variant that suits the device. */
+export function forceAtlas2OpenCl(setup: Fa2Setup): Fa2Engine {
+  return forceAtlas2OpenClWith(setup);
 }

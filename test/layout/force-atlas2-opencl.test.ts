@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { forceAtlas2Cpu } from "../../kernels/cpu/force-atlas2.ts";
+import { forceAtlas2OpenClWith } from "../../kernels/opencl/force-atlas2.ts";
 import { openclKernel } from "../../kernels/opencl/index.ts";
 import { checkParams } from "../../src/compute/params.ts";
 import { type ComputeContext, cpuContext } from "../../src/compute/types.ts";
@@ -35,32 +36,38 @@ describe.skipIf(!backends.includes("opencl"))("cugraph force_atlas2 on OpenCL", 
     ["exact repulsion", { barnes_hut_optimize: false, edge_weight_influence: 0.5 }, weights],
   ];
 
-  for (const [label, params, weight] of cases) {
-    it(`steps as the CPU twin does (${label})`, () => {
-      const g = computeGraph(n, edges, { directed: false, weight: weight ?? null });
-      const setup = fa2Setup(g, checkParams(fa2, params, "p"));
-      const cpu = forceAtlas2Cpu(setup);
-      const device = kernelOn("opencl", "force-atlas2", forceAtlas2Cpu)(setup);
-      try {
-        for (let step = 1; step <= 5; step++) {
-          cpu.step();
-          device.step();
-          const a = cpu.positions();
-          const b = device.positions();
-          let extent = 0;
-          let worst = 0;
-          for (let i = 0; i < a.length; i++) {
-            extent = Math.max(extent, Math.abs(a[i] as number));
-            worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
+  it("is kernel force-atlas2 of the opencl backend", () => {
+    expect(kernelOn("opencl", "force-atlas2", forceAtlas2Cpu)).toBe(openclKernel("force-atlas2"));
+  });
+
+  // Both repulsion variants: a work-item per body (GPUs) and a work-item per body group (CPU devices).
+  for (const [label, params, weight] of cases)
+    for (const perBody of [false, true]) {
+      it(`steps as the CPU twin does (${label}; ${perBody ? "a work-item per body" : "a work-item per group"})`, () => {
+        const g = computeGraph(n, edges, { directed: false, weight: weight ?? null });
+        const setup = fa2Setup(g, checkParams(fa2, params, "p"));
+        const cpu = forceAtlas2Cpu(setup);
+        const device = forceAtlas2OpenClWith(setup, perBody);
+        try {
+          for (let step = 1; step <= 5; step++) {
+            cpu.step();
+            device.step();
+            const a = cpu.positions();
+            const b = device.positions();
+            let extent = 0;
+            let worst = 0;
+            for (let i = 0; i < a.length; i++) {
+              extent = Math.max(extent, Math.abs(a[i] as number));
+              worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
+            }
+            expect(worst / extent).toBeLessThan(1e-3);
+            expect(device.stats().speed).toBeCloseTo(cpu.stats().speed, 2);
           }
-          expect(worst / extent).toBeLessThan(1e-3);
-          expect(device.stats().speed).toBeCloseTo(cpu.stats().speed, 2);
+        } finally {
+          device.dispose();
         }
-      } finally {
-        device.dispose();
-      }
-    });
-  }
+      });
+    }
 
   it("gives the same quality as the CPU twin through the opencl backend, deterministically", () => {
     const g = computeGraph(n, edges, { directed: false });

@@ -1,25 +1,38 @@
 // ForceAtlas2 (kernels/cpu/force-atlas2.ts; cuGraph's fa2_kernels.cuh and bh_kernels.cuh) in fp32 as cuGraph runs
-// it. fa2_forces: one work-item per body, taken in the Barnes-Hut tree's Morton order: repulsion by a stackless walk
-// of the host-built quadtree (cells in preorder with skip pointers), gravity, attraction gathered over the node's
-// undirected adjacency (no atomics), then the node's swinging and traction against its previous force; fa2_sums
-// sums both per group for the global speed. fa2_update moves every node by the speed the host adapted from those
+// it. Repulsion by a stackless walk of the host-built quadtree (cells in preorder with skip pointers), per body
+// group of the Morton order: fa2_repulsion_items (a work-item per body, GPUs) or fa2_repulsion_groups (a work-item
+// per group, CPU devices); fa2_node_forces adds gravity and attraction gathered over the node's undirected adjacency
+// (no atomics) and the node's swinging and traction against its previous force; fa2_sums sums both per group for
+// the global speed. fa2_update moves every node by the speed the host adapted from those
 // sums and keeps the force for the next step.
 
 #define FA2_FLT_EPSILON 1.1920928955078125e-7f
+// Bodies per walk group: FA2_GROUP of kernels/cpu/force-atlas2.ts.
+#define FA2_GROUP 32
 
 // Flags: bit 0 outbound attraction distribution, 1 LinLog, 2 prevent overlapping, 3 strong gravity,
 // 4 edge factors given, 5 radii given.
-// Work-groups are FA2_GROUP consecutive bodies of the Morton order; a cell is accepted for the whole group when the
-// group's bounding box (groupBox: min x, min y, max x, max y) is far enough, as cuGraph's warps vote, so every
-// work-item of a group takes the same path through the tree.
-__kernel void fa2_forces(const int n, __global const float* xs, __global const float* ys, __global const float* mass,
-                         __global const float* radius, __global const int* adjStart, __global const int* adjNbr,
-                         __global const float* factors, __global const int* order, __global const int* cellStart,
-                         __global const int* cellEnd, __global const int* cellSkip, __global const float4* cell,
-                         const int cells, __global const float4* groupBox, const int flags, const float kr,
-                         const float krOverlap, const float theta2, const float eps, const float gravity,
-                         const float coef, __global float* fx, __global float* fy, __global const float* oldX,
-                         __global const float* oldY, __global float* swing, __global float* traction) {
+// Bodies walk the tree in groups of FA2_GROUP consecutive bodies of the Morton order; a cell is accepted for the
+// whole group when the group's bounding box (groupBox: min x, min y, max x, max y) is far enough, as cuGraph's
+// warps vote: (dmin^2 + eps) * theta^2 >= width^2, else opened (c + 1); leaves pair exactly.
+
+// The pair force factor between a body (mi, ri) and body j at squared distance d2 (eps included).
+inline float fa2_pair(const float d2, const float mi, const float mj, const float ri, const float rj, const bool overlap,
+                      const float kr, const float krOverlap) {
+  if (!overlap) return kr * mi * mj / d2;
+  const float d = sqrt(d2);
+  if (d <= ri + rj) return krOverlap * mi * mj / d;
+  return kr * mi * mj / (d * (d - ri - rj + FA2_FLT_EPSILON));
+}
+
+// Repulsion, one work-item per body (GPUs): the work-items of a work-group (one body group) take one path.
+__kernel void fa2_repulsion_items(const int n, __global const float* xs, __global const float* ys,
+                                  __global const float* mass, __global const float* radius, __global const int* order,
+                                  __global const int* cellStart, __global const int* cellEnd,
+                                  __global const int* cellSkip, __global const float4* cell, const int cells,
+                                  __global const float4* groupBox, const int flags, const float kr,
+                                  const float krOverlap, const float theta2, const float eps, __global float* repX,
+                                  __global float* repY) {
   const int k = get_global_id(0);
   if (k >= n) return;
   const float4 box = groupBox[get_group_id(0)];
@@ -32,7 +45,6 @@ __kernel void fa2_forces(const int n, __global const float* xs, __global const f
   const float ri = hasRadius ? radius[i] : 1.0f;
   float vx = 0.0f;
   float vy = 0.0f;
-  // Repulsion: accept a cell when (dmin^2 + eps) * theta^2 >= width^2, else open it (c + 1); leaves pair exactly.
   int c = 0;
   while (c < cells) {
     const int s = cellStart[c];
@@ -43,18 +55,7 @@ __kernel void fa2_forces(const int n, __global const float* xs, __global const f
         if (j == i) continue;
         const float dx = px - xs[j];
         const float dy = py - ys[j];
-        const float d2 = dx * dx + dy * dy + eps;
-        float f;
-        if (overlap) {
-          const float rj = hasRadius ? radius[j] : 1.0f;
-          const float d = sqrt(d2);
-          if (d <= ri + rj)
-            f = krOverlap * mi * mass[j] / d;
-          else
-            f = kr * mi * mass[j] / (d * (d - ri - rj + FA2_FLT_EPSILON));
-        } else {
-          f = kr * mi * mass[j] / d2;
-        }
+        const float f = fa2_pair(dx * dx + dy * dy + eps, mi, mass[j], ri, hasRadius ? radius[j] : 1.0f, overlap, kr, krOverlap);
         vx += dx * f;
         vy += dy * f;
       }
@@ -75,11 +76,119 @@ __kernel void fa2_forces(const int n, __global const float* xs, __global const f
       c++;
     }
   }
-  // Gravity towards the origin.
+  repX[i] = vx;
+  repY[i] = vy;
+}
+
+// Repulsion, one work-item per body group (CPU devices): the walk's decisions once per group, the forces in inner
+// loops over the group's FA2_GROUP bodies (a partial last group is padded with massless copies, which feel and
+// exert nothing), which the compiler turns into SIMD.
+__kernel void fa2_repulsion_groups(const int n, __global const float* xs, __global const float* ys,
+                                   __global const float* mass, __global const float* radius,
+                                   __global const int* order, __global const int* cellStart,
+                                   __global const int* cellEnd, __global const int* cellSkip,
+                                   __global const float4* cell, const int cells, __global const float4* groupBox,
+                                   const int flags, const float kr, const float krOverlap, const float theta2,
+                                   const float eps, __global float* repX, __global float* repY) {
+  const int g = get_global_id(0);
+  const int g0 = g * FA2_GROUP;
+  if (g0 >= n) return;
+  const float4 box = groupBox[g];
+  const bool overlap = (flags & 4) != 0;
+  const bool hasRadius = (flags & 32) != 0;
+  float gx[FA2_GROUP], gy[FA2_GROUP], gm[FA2_GROUP], gr[FA2_GROUP], vx[FA2_GROUP], vy[FA2_GROUP];
+  int gi[FA2_GROUP];
+  for (int b = 0; b < FA2_GROUP; b++) {
+    const bool real = g0 + b < n;
+    const int i = order[real ? g0 + b : g0];
+    gi[b] = real ? i : -1;
+    gx[b] = xs[i];
+    gy[b] = ys[i];
+    gm[b] = real ? mass[i] : 0.0f;
+    gr[b] = hasRadius ? radius[i] : 1.0f;
+    vx[b] = 0.0f;
+    vy[b] = 0.0f;
+  }
+  int c = 0;
+  while (c < cells) {
+    const int s = cellStart[c];
+    if (s >= 0) {
+      const int e = cellEnd[c];
+      for (int q = s; q < e; q++) {
+        const int j = order[q];
+        const float xj = xs[j];
+        const float yj = ys[j];
+        const float mj = mass[j];
+        const float rj = hasRadius ? radius[j] : 1.0f;
+        if (overlap) {
+          for (int b = 0; b < FA2_GROUP; b++) {
+            const float dx = gx[b] - xj;
+            const float dy = gy[b] - yj;
+            const float f = gi[b] == j ? 0.0f : fa2_pair(dx * dx + dy * dy + eps, gm[b], mj, gr[b], rj, true, kr, krOverlap);
+            vx[b] += dx * f;
+            vy[b] += dy * f;
+          }
+        } else {
+          const float kmj = kr * mj;
+          for (int b = 0; b < FA2_GROUP; b++) {
+            const float dx = gx[b] - xj;
+            const float dy = gy[b] - yj;
+            const float f = gi[b] == j ? 0.0f : kmj * gm[b] / (dx * dx + dy * dy + eps);
+            vx[b] += dx * f;
+            vy[b] += dy * f;
+          }
+        }
+      }
+      c = cellSkip[c];
+      continue;
+    }
+    const float4 cl = cell[c];
+    const float ex = fmax(fmax(box.x - cl.x, 0.0f), cl.x - box.z);
+    const float ey = fmax(fmax(box.y - cl.y, 0.0f), cl.y - box.w);
+    if ((ex * ex + ey * ey + eps) * theta2 >= cl.w) {
+      const float kM = kr * cl.z;
+      for (int b = 0; b < FA2_GROUP; b++) {
+        const float dx = gx[b] - cl.x;
+        const float dy = gy[b] - cl.y;
+        const float f = kM * gm[b] / (dx * dx + dy * dy + eps);
+        vx[b] += dx * f;
+        vy[b] += dy * f;
+      }
+      c = cellSkip[c];
+    } else {
+      c++;
+    }
+  }
+  for (int b = 0; b < FA2_GROUP; b++) {
+    if (gi[b] >= 0) {
+      repX[gi[b]] = vx[b];
+      repY[gi[b]] = vy[b];
+    }
+  }
+}
+
+// Every node's force: its repulsion plus gravity towards the origin and attraction gathered over its adjacency
+// (each edge both ways, as cuGraph's symmetrized COO: no atomics), then its swinging and traction against the
+// previous force.
+__kernel void fa2_node_forces(const int n, __global const float* xs, __global const float* ys,
+                              __global const float* mass, __global const float* radius, __global const int* adjStart,
+                              __global const int* adjNbr, __global const float* factors, const int flags,
+                              const float kr, const float gravity, const float coef, __global float* fx,
+                              __global float* fy, __global const float* oldX, __global const float* oldY,
+                              __global float* swing, __global float* traction) {
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const bool overlap = (flags & 4) != 0;
+  const bool hasRadius = (flags & 32) != 0;
+  const float px = xs[i];
+  const float py = ys[i];
+  const float mi = mass[i];
+  const float ri = hasRadius ? radius[i] : 1.0f;
+  float vx = fx[i];
+  float vy = fy[i];
   const float g = (flags & 8) ? kr * mi * gravity : mi * gravity / sqrt(px * px + py * py + FA2_FLT_EPSILON);
   vx -= px * g;
   vy -= py * g;
-  // Attraction along each edge, both directions as cuGraph's symmetrized COO.
   const bool outbound = (flags & 1) != 0;
   const bool linLog = (flags & 2) != 0;
   const bool weighted = (flags & 16) != 0;
