@@ -151,6 +151,28 @@ describe("igraph kk: properties", () => {
     if (out3.kind === "nodes") expect(Array.from(out3.columns[2]?.values as Float64Array).some((z) => Math.abs(z) > 0.1)).toBe(true);
   });
 
+  it("runs step by step (live sessions): maxiter steps give place's layout, and a given start replaces igraph's", () => {
+    const graph = graphOf(n, edges);
+    for (const name of ["kk", "kk_3d"]) {
+      const entry = layout(name);
+      const dims = entry.dims;
+      const run = entry.start?.(graph, { maxiter: 200 }, cpuContext);
+      if (!run) throw new Error(`${name} has no start`);
+      expect(run.dims).toBe(dims);
+      for (let i = 0; i < 200; i++) run.step();
+      expect(run.iteration).toBe(200);
+      const placed = entry.place(graph, { maxiter: 200 }, cpuContext);
+      expect(Array.from(run.positions())).toEqual(Array.from(Float32Array.from(placed)));
+      // A start matrix handed to start() is the seed parameter's start.
+      const initial = Float32Array.from(placed, (v, i) => v + (i % 3) * 0.25);
+      const resumed = entry.start?.(graph, {}, cpuContext, initial);
+      for (let i = 0; i < 50; i++) resumed?.step();
+      const seedRows = Array.from({ length: n }, (_, i) => Array.from(initial.subarray(i * dims, i * dims + dims)));
+      const seeded = entry.place(graph, { seed: seedRows, maxiter: 50 }, cpuContext);
+      expect(Array.from(resumed?.positions() ?? [])).toEqual(Array.from(Float32Array.from(seeded)));
+    }
+  });
+
   it("keeps every vertex inside minx/maxx/miny/maxy (and minz/maxz), starting inside them", () => {
     const minx = Array.from({ length: n }, (_, i) => (i < 10 ? 2 : null));
     const maxx = Array.from({ length: n }, (_, i) => (i < 10 ? 3 : null));

@@ -3,7 +3,7 @@
 import { findLayout } from "../../registry.ts";
 import { aliasOf, type LayoutEntry, layoutEntry } from "../../types.ts";
 import { autoLayout } from "./auto.ts";
-import { kamadaKawai, kkParams } from "./kamada-kawai.ts";
+import { kamadaKawai, kkParams, startKamadaKawai } from "./kamada-kawai.ts";
 import { mdsLayout } from "./mds.ts";
 
 const kk = layoutEntry({
@@ -13,6 +13,7 @@ const kk = layoutEntry({
   params: kkParams(2),
   doc: "Kamada-Kawai: springs between all pairs with natural lengths from graph distances, igraph's Newton-Raphson moves from a circle",
   place: (graph, params, ctx) => kamadaKawai(graph, params, ctx, 2),
+  start: (graph, params, ctx, initial) => startKamadaKawai(graph, params, ctx, 2, initial),
 });
 
 const kk3d = layoutEntry({
@@ -22,6 +23,7 @@ const kk3d = layoutEntry({
   params: kkParams(3),
   doc: "Kamada-Kawai in 3D, from a sphere: columns x, y, z",
   place: (graph, params, ctx) => kamadaKawai(graph, params, ctx, 3),
+  start: (graph, params, ctx, initial) => startKamadaKawai(graph, params, ctx, 3, initial),
 });
 
 const mds = layoutEntry({

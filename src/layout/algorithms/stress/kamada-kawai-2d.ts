@@ -1,17 +1,19 @@
 // igraph's Kamada-Kawai in 2D (src/layout/kamada_kawai.c), ported operation for operation so positions match
 // python-igraph's: each iteration moves the vertex with the largest energy gradient by one Newton-Raphson step
 // (eqs. 11-12 of the paper), clamps it to its bounds, and updates every gradient for that move only.
-import type { ComputeContext } from "../../../compute/types.ts";
-import type { Springs } from "./springs.ts";
+import type { KkMover, Springs } from "./springs.ts";
 import type { Bounds } from "./start.ts";
 
 /** Gradients below this are zero (igraph's KK_EPS): a vertex in equilibrium does not move. */
 const KK_EPS = 1e-13;
 
-/** Runs at most `maxiter` moves on `pos` (node-major x, y; changed in place); stops once max |gradient|² < epsilon. */
-export function kamadaKawai2d(s: Springs, pos: Float64Array, bounds: Bounds, maxiter: number, epsilon: number, ctx: ComputeContext): void {
+/**
+ * igraph's moves on `pos` (node-major x, y; changed in place), one per `move()`, which answers false (and moves
+ * nothing) once the largest squared gradient is below `epsilon`.
+ */
+export function createKamadaKawai2d(s: Springs, pos: Float64Array, bounds: Bounds, epsilon: number): KkMover {
   const { n, d, L, kkconst } = s;
-  if (n <= 1) return;
+  if (n <= 1) return { move: () => false };
   const [minx, miny] = bounds.min;
   const [maxx, maxy] = bounds.max;
   const D1 = new Float64Array(n);
@@ -34,11 +36,7 @@ export function kamadaKawai2d(s: Springs, pos: Float64Array, bounds: Bounds, max
     D2[m] = myD2;
   }
 
-  for (let it = 0; it < maxiter; it++) {
-    if ((it & 255) === 0) {
-      ctx.checkCancelled();
-      ctx.progress({ phase: "kamada-kawai", iteration: it, fraction: it / maxiter });
-    }
+  const move = (): boolean => {
     let m = 0;
     let maxDelta = -1;
     for (let i = 0; i < n; i++) {
@@ -48,7 +46,7 @@ export function kamadaKawai2d(s: Springs, pos: Float64Array, bounds: Bounds, max
         maxDelta = delta;
       }
     }
-    if (maxDelta < epsilon) break;
+    if (maxDelta < epsilon) return false;
     const oldX = pos[m * 2] as number;
     const oldY = pos[m * 2 + 1] as number;
     const row = m * n;
@@ -111,5 +109,7 @@ export function kamadaKawai2d(s: Springs, pos: Float64Array, bounds: Bounds, max
     }
     pos[m * 2] = newX;
     pos[m * 2 + 1] = newY;
-  }
+    return true;
+  };
+  return { move };
 }

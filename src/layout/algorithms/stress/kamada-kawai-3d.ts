@@ -1,7 +1,6 @@
 // igraph's Kamada-Kawai in 3D (igraph_layout_kamada_kawai_3d), ported operation for operation: the vertex with the
 // largest gradient takes one Newton-Raphson step (the 3×3 system solved by Cramer's rule), clamped to its bounds.
-import type { ComputeContext } from "../../../compute/types.ts";
-import type { Springs } from "./springs.ts";
+import type { KkMover, Springs } from "./springs.ts";
 import type { Bounds } from "./start.ts";
 
 const KK_EPS = 1e-13;
@@ -9,10 +8,13 @@ const KK_EPS = 1e-13;
 const det3 = (a: number, b: number, c: number, d: number, e: number, f: number, g: number, h: number, i: number) =>
   a * e * i + b * f * g + c * d * h - (c * e * g + b * d * i + a * f * h);
 
-/** Runs at most `maxiter` moves on `pos` (node-major x, y, z; changed in place); stops once max |gradient|² < epsilon. */
-export function kamadaKawai3d(s: Springs, pos: Float64Array, bounds: Bounds, maxiter: number, epsilon: number, ctx: ComputeContext): void {
+/**
+ * igraph's moves on `pos` (node-major x, y, z; changed in place), one per `move()`, which answers false (and moves
+ * nothing) once the largest squared gradient is below `epsilon`.
+ */
+export function createKamadaKawai3d(s: Springs, pos: Float64Array, bounds: Bounds, epsilon: number): KkMover {
   const { n, d, L, kkconst } = s;
-  if (n <= 1) return;
+  if (n <= 1) return { move: () => false };
   const D = [new Float64Array(n), new Float64Array(n), new Float64Array(n)] as const;
   const [D1, D2, D3] = D;
   for (let m = 0; m < n; m++) {
@@ -37,11 +39,7 @@ export function kamadaKawai3d(s: Springs, pos: Float64Array, bounds: Bounds, max
     D3[m] = myD3;
   }
 
-  for (let it = 0; it < maxiter; it++) {
-    if ((it & 255) === 0) {
-      ctx.checkCancelled();
-      ctx.progress({ phase: "kamada-kawai", iteration: it, fraction: it / maxiter });
-    }
+  const move = (): boolean => {
     let m = 0;
     let maxDelta = -1;
     for (let i = 0; i < n; i++) {
@@ -51,7 +49,7 @@ export function kamadaKawai3d(s: Springs, pos: Float64Array, bounds: Bounds, max
         maxDelta = delta;
       }
     }
-    if (maxDelta < epsilon) break;
+    if (maxDelta < epsilon) return false;
     const oldX = pos[m * 3] as number;
     const oldY = pos[m * 3 + 1] as number;
     const oldZ = pos[m * 3 + 2] as number;
@@ -134,5 +132,7 @@ export function kamadaKawai3d(s: Springs, pos: Float64Array, bounds: Bounds, max
     pos[m * 3] = newX;
     pos[m * 3 + 1] = newY;
     pos[m * 3 + 2] = newZ;
-  }
+    return true;
+  };
+  return { move };
 }

@@ -3,11 +3,11 @@
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { type ComputeContext, ComputeInputError, type ParamSpec } from "../../../compute/types.ts";
 import { DEFAULT_SEED } from "../../seeded.ts";
-import type { Dims } from "../../types.ts";
+import type { Dims, LayoutIteration } from "../../types.ts";
 import { allPairsDistances, checkDenseSize } from "./distances.ts";
-import { kamadaKawai2d } from "./kamada-kawai-2d.ts";
-import { kamadaKawai3d } from "./kamada-kawai-3d.ts";
-import { kkSprings } from "./springs.ts";
+import { createKamadaKawai2d } from "./kamada-kawai-2d.ts";
+import { createKamadaKawai3d } from "./kamada-kawai-3d.ts";
+import { type KkMover, kkSprings } from "./springs.ts";
 import { hasBounds, kkCircle, kkSphere, parseBounds, parseStartMatrix, randomBounded } from "./start.ts";
 
 const bound = (what: string): ParamSpec => ({
@@ -57,20 +57,67 @@ function checkWeights(weights: unknown, m: number): Float64Array | null {
   return weights;
 }
 
-/** Node-major positions of igraph's Kamada-Kawai layout in `dims` dimensions. */
-export function kamadaKawai(graph: ComputeGraph, params: Record<string, unknown>, ctx: ComputeContext, dims: Dims): Float64Array {
+type KkRun = { pos: Float64Array; mover: KkMover; maxiter: number };
+
+/** The start, springs and mover of a Kamada-Kawai run (`initial` replaces the start igraph would take). */
+function prepare(
+  graph: ComputeGraph,
+  params: Record<string, unknown>,
+  ctx: ComputeContext,
+  dims: Dims,
+  initial?: ArrayLike<number>,
+): KkRun {
   const n = graph.n;
   const maxiter = (params.maxiter as number | undefined) ?? 1000;
   const epsilon = (params.epsilon as number | undefined) ?? 0;
   const kkconst = (params.kkconst as number | null | undefined) ?? n;
   const weights = checkWeights(params.weights, graph.m);
   const bounds = parseBounds(params, n, dims);
-  const given = parseStartMatrix(params.seed, n, dims);
+  const given = initial ? Float64Array.from(initial) : parseStartMatrix(params.seed, n, dims);
   checkDenseSize(n, dims === 3 ? "kk_3d" : "kk");
   const pos = given ?? (hasBounds(bounds) ? randomBounded(n, dims, bounds, DEFAULT_SEED) : dims === 3 ? kkSphere(n) : kkCircle(n));
-  if (n <= 1) return pos;
+  if (n <= 1) return { pos, mover: { move: () => false }, maxiter };
   const springs = kkSprings(allPairsDistances(graph, weights, ctx), n, kkconst);
-  if (dims === 3) kamadaKawai3d(springs, pos, bounds, maxiter, epsilon, ctx);
-  else kamadaKawai2d(springs, pos, bounds, maxiter, epsilon, ctx);
+  const mover = dims === 3 ? createKamadaKawai3d(springs, pos, bounds, epsilon) : createKamadaKawai2d(springs, pos, bounds, epsilon);
+  return { pos, mover, maxiter };
+}
+
+/** Node-major positions of igraph's Kamada-Kawai layout in `dims` dimensions. */
+export function kamadaKawai(graph: ComputeGraph, params: Record<string, unknown>, ctx: ComputeContext, dims: Dims): Float64Array {
+  const { pos, mover, maxiter } = prepare(graph, params, ctx, dims);
+  for (let it = 0; it < maxiter; it++) {
+    if ((it & 255) === 0) {
+      ctx.checkCancelled();
+      ctx.progress({ phase: "kamada-kawai", iteration: it, fraction: it / maxiter });
+    }
+    if (!mover.move()) break;
+  }
   return pos;
+}
+
+/** The same layout one move per step (live sessions): `maxiter` steps give what kamadaKawai gives. */
+export function startKamadaKawai(
+  graph: ComputeGraph,
+  params: Record<string, unknown>,
+  ctx: ComputeContext,
+  dims: Dims,
+  initial?: Float32Array,
+): LayoutIteration {
+  const { pos, mover } = prepare(graph, params, ctx, dims, initial);
+  const view = new Float32Array(pos.length);
+  let iteration = 0;
+  return {
+    dims,
+    get iteration() {
+      return iteration;
+    },
+    step() {
+      mover.move();
+      iteration++;
+    },
+    positions() {
+      for (let i = 0; i < pos.length; i++) view[i] = pos[i] as number;
+      return view;
+    },
+  };
 }

@@ -21,3 +21,6 @@ export function kkSprings(dist: Float64Array, n: number, kkconst: number): Sprin
   for (let i = 0; i < dist.length; i++) if ((dist[i] as number) > maxD) dist[i] = maxD;
   return { n, d: dist, L: Math.sqrt(n) / maxD, kkconst };
 }
+
+/** Kamada-Kawai step by step: one move of the vertex with the largest gradient; false once in equilibrium. */
+export type KkMover = { move(): boolean };
