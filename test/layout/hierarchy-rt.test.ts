@@ -4,7 +4,7 @@
 // defining property (y = BFS depth from the root, siblings at least 1 apart) and bad input.
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
-import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { ComputeCancelled, ComputeInputError, cpuContext } from "../../src/compute/types.ts";
 import { findLayout } from "../../src/layout/registry.ts";
 import { answerValue, runReference } from "../helpers/graph-reference.ts";
 import { allFinite, randomGraph } from "../helpers/layout-quality.ts";
@@ -207,5 +207,18 @@ describe("igraph Reingold-Tilford", () => {
     expect((wrongLength as ComputeInputError).field).toBe("rootlevel");
     expect((error({ root: Int32Array.of(9) }) as ComputeInputError).field).toBe("root");
     expect((error({ mode: "sideways" }) as ComputeInputError).field).toBe("mode");
+  });
+
+  it("stops at the job's cancel check (rt's eccentricity root choice, sugiyama's sweeps)", () => {
+    const cancelled = {
+      ...cpuContext,
+      checkCancelled: () => {
+        throw new ComputeCancelled();
+      },
+    };
+    const big = computeGraph(600, randomTree(600, 31), { directed: false });
+    expect(() => findLayout("igraph", "rt")?.place(big, {}, cancelled)).toThrow(ComputeCancelled);
+    expect(() => findLayout("igraph", "sugiyama")?.place(big, {}, cancelled)).toThrow(ComputeCancelled);
+    expect(allFinite(findLayout("igraph", "rt")?.place(big, { root: Int32Array.of(0) }, cancelled) as Float64Array)).toBe(true);
   });
 });

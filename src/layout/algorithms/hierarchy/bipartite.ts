@@ -5,7 +5,13 @@ import { ComputeInputError } from "../../../compute/types.ts";
 import type { IGraph } from "./igraph-graph.ts";
 import { sugiyama } from "./sugiyama.ts";
 
-export type BipartiteOptions = { types: ArrayLike<number> | null | undefined; hgap: number; vgap: number; maxiter: number };
+export type BipartiteOptions = {
+  types: ArrayLike<number> | null | undefined;
+  hgap: number;
+  vgap: number;
+  maxiter: number;
+  checkCancelled?: () => void;
+};
 
 export function bipartite(graph: IGraph, options: BipartiteOptions): Float64Array {
   const { types } = options;
@@ -19,5 +25,5 @@ export function bipartite(graph: IGraph, options: BipartiteOptions): Float64Arra
     if (t !== 0 && t !== 1) throw new ComputeInputError("types must be a boolean (or 0/1) column", "types");
     layers[i] = t ? 0 : 1;
   }
-  return sugiyama(graph, { layers, hgap: options.hgap, vgap: options.vgap, maxiter: options.maxiter });
+  return sugiyama(graph, { ...options, layers });
 }

@@ -2,13 +2,28 @@
 // vector. Not stable: equal values come out in the order this exact algorithm leaves them, which decides igraph's
 // tie-breaks (root choice of Reingold-Tilford, Sugiyama's orderings), so layouts equal igraph's on ties too.
 
-type Compare = (a: number, b: number) => number;
+/** igraph's comparison of two elements (by index into keys; a descending sort compares negated keys). */
+function cmp(keys: Float64Array, a: number, b: number): number {
+  const x = keys[a] as number;
+  const y = keys[b] as number;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
 
-function med3(arr: Int32Array, a: number, b: number, c: number, cmp: Compare): number {
+function med3(arr: Int32Array, a: number, b: number, c: number, keys: Float64Array): number {
   const x = arr[a] as number;
   const y = arr[b] as number;
   const z = arr[c] as number;
-  return cmp(x, y) < 0 ? (cmp(y, z) < 0 ? b : cmp(x, z) < 0 ? c : a) : cmp(y, z) > 0 ? b : cmp(x, z) < 0 ? a : c;
+  return cmp(keys, x, y) < 0
+    ? cmp(keys, y, z) < 0
+      ? b
+      : cmp(keys, x, z) < 0
+        ? c
+        : a
+    : cmp(keys, y, z) > 0
+      ? b
+      : cmp(keys, x, z) < 0
+        ? a
+        : c;
 }
 
 function swap(arr: Int32Array, i: number, j: number): void {
@@ -21,19 +36,19 @@ function vecswap(arr: Int32Array, i: number, j: number, count: number): void {
   for (let k = 0; k < count; k++) swap(arr, i + k, j + k);
 }
 
-function insertionSort(arr: Int32Array, base: number, n: number, cmp: Compare): void {
+function insertionSort(arr: Int32Array, base: number, n: number, keys: Float64Array): void {
   for (let pm = base + 1; pm < base + n; pm++)
-    for (let pl = pm; pl > base && cmp(arr[pl - 1] as number, arr[pl] as number) > 0; pl--) swap(arr, pl, pl - 1);
+    for (let pl = pm; pl > base && cmp(keys, arr[pl - 1] as number, arr[pl] as number) > 0; pl--) swap(arr, pl, pl - 1);
 }
 
 /** Sorts arr[base, base + n) in place with cmp, exactly as igraph_qsort does (element indices for pointers). */
-function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): void {
+function localQsort(arr: Int32Array, base0: number, n0: number, keys: Float64Array): void {
   let base = base0;
   let n = n0;
   for (;;) {
     let swapCnt = 0;
     if (n < 7) {
-      insertionSort(arr, base, n, cmp);
+      insertionSort(arr, base, n, keys);
       return;
     }
     let pm = base + Math.floor(n / 2);
@@ -42,11 +57,11 @@ function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): v
       let pn = base + n - 1;
       if (n > 40) {
         const d = Math.floor(n / 8);
-        pl = med3(arr, pl, pl + d, pl + 2 * d, cmp);
-        pm = med3(arr, pm - d, pm, pm + d, cmp);
-        pn = med3(arr, pn - 2 * d, pn - d, pn, cmp);
+        pl = med3(arr, pl, pl + d, pl + 2 * d, keys);
+        pm = med3(arr, pm - d, pm, pm + d, keys);
+        pn = med3(arr, pn - 2 * d, pn - d, pn, keys);
       }
-      pm = med3(arr, pl, pm, pn, cmp);
+      pm = med3(arr, pl, pm, pn, keys);
     }
     swap(arr, base, pm);
     let pa = base + 1;
@@ -55,7 +70,7 @@ function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): v
     let pd = pc;
     for (;;) {
       while (pb <= pc) {
-        const r = cmp(arr[pb] as number, arr[base] as number);
+        const r = cmp(keys, arr[pb] as number, arr[base] as number);
         if (r > 0) break;
         if (r === 0) {
           swapCnt = 1;
@@ -65,7 +80,7 @@ function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): v
         pb++;
       }
       while (pb <= pc) {
-        const r = cmp(arr[pc] as number, arr[base] as number);
+        const r = cmp(keys, arr[pc] as number, arr[base] as number);
         if (r < 0) break;
         if (r === 0) {
           swapCnt = 1;
@@ -81,7 +96,7 @@ function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): v
       pc--;
     }
     if (swapCnt === 0) {
-      insertionSort(arr, base, n, cmp);
+      insertionSort(arr, base, n, keys);
       return;
     }
     const pn = base + n;
@@ -92,14 +107,14 @@ function localQsort(arr: Int32Array, base0: number, n0: number, cmp: Compare): v
     d1 = pb - pa;
     const d2 = pd - pc;
     if (d1 <= d2) {
-      if (d1 > 1) localQsort(arr, base, d1, cmp);
+      if (d1 > 1) localQsort(arr, base, d1, keys);
       if (d2 > 1) {
         base = pn - d2;
         n = d2;
         continue;
       }
     } else {
-      if (d2 > 1) localQsort(arr, pn - d2, d2, cmp);
+      if (d2 > 1) localQsort(arr, pn - d2, d2, keys);
       if (d1 > 1) {
         n = d1;
         continue;
@@ -114,10 +129,8 @@ export function qsortInd(values: ArrayLike<number>, order: "ascending" | "descen
   const n = values.length;
   const idx = new Int32Array(n);
   for (let i = 0; i < n; i++) idx[i] = i;
-  const cmp: Compare =
-    order === "ascending"
-      ? (a, b) => ((values[a] as number) < (values[b] as number) ? -1 : (values[a] as number) > (values[b] as number) ? 1 : 0)
-      : (a, b) => ((values[a] as number) < (values[b] as number) ? 1 : (values[a] as number) > (values[b] as number) ? -1 : 0);
-  if (n > 0) localQsort(idx, 0, n, cmp);
+  const keys = new Float64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = order === "ascending" ? (values[i] as number) : -(values[i] as number);
+  if (n > 0) localQsort(idx, 0, n, keys);
   return idx;
 }

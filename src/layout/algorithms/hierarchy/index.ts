@@ -1,6 +1,6 @@
 // The hierarchical layouts of python-igraph: Reingold-Tilford trees (straight and circular), Sugiyama's layered
 // drawing and the bipartite two-row drawing, with python-igraph's names, aliases and parameters.
-import { ComputeInputError, type ParamSpec } from "../../../compute/types.ts";
+import { type ComputeContext, ComputeInputError, type ParamSpec } from "../../../compute/types.ts";
 import { aliasOf, type LayoutEntry, layoutEntry } from "../../types.ts";
 import { bipartite } from "./bipartite.ts";
 import { fromComputeGraph, type Mode } from "./igraph-graph.ts";
@@ -22,13 +22,14 @@ const treeParams: Record<string, ParamSpec> = {
   rootlevel: { type: "numbers", nullable: true, min: 0, description: "with several roots: the level (depth) of each root" },
 };
 
-function treeOptions(params: Record<string, unknown>) {
+function treeOptions(params: Record<string, unknown>, ctx: ComputeContext) {
   const mode = String(params.mode ?? "out").toLowerCase();
   if (mode !== "out" && mode !== "in" && mode !== "all") throw new ComputeInputError("mode must be out, in or all", "mode");
   return {
     mode: mode as Mode,
     roots: params.root as Int32Array | null | undefined,
     rootlevel: params.rootlevel as number[] | null | undefined,
+    checkCancelled: () => ctx.checkCancelled(),
   };
 }
 
@@ -38,7 +39,7 @@ const rt = layoutEntry({
   dims: 2,
   params: treeParams,
   doc: "Reingold-Tilford tree: y = depth from the root (BFS tree for non-trees), parents centered over their children",
-  place: (graph, params) => reingoldTilford(fromComputeGraph(graph), treeOptions(params)),
+  place: (graph, params, ctx) => reingoldTilford(fromComputeGraph(graph), treeOptions(params, ctx)),
 });
 
 const rtCircular = layoutEntry({
@@ -47,7 +48,7 @@ const rtCircular = layoutEntry({
   dims: 2,
   params: treeParams,
   doc: "Reingold-Tilford tree drawn radially: the root at the center, depth as the radius",
-  place: (graph, params) => reingoldTilfordCircular(fromComputeGraph(graph), treeOptions(params)),
+  place: (graph, params, ctx) => reingoldTilfordCircular(fromComputeGraph(graph), treeOptions(params, ctx)),
 });
 
 const gaps: Record<string, ParamSpec> = {
@@ -72,13 +73,14 @@ const sugiyamaEntry = layoutEntry({
     ...gaps,
   },
   doc: "layered drawing: each vertex on its layer's row (y = layer * vgap), edges pointing down, crossings reduced",
-  place: (graph, params) =>
+  place: (graph, params, ctx) =>
     sugiyama(fromComputeGraph(graph), {
       layers: perNode(params.layers, "layers"),
       weights: (params.weights as Float64Array | null | undefined) ?? null,
       hgap: (params.hgap as number | undefined) ?? 1,
       vgap: (params.vgap as number | undefined) ?? 1,
       maxiter: (params.maxiter as number | undefined) ?? 100,
+      checkCancelled: () => ctx.checkCancelled(),
     }),
 });
 
@@ -108,12 +110,13 @@ const bipartiteEntry = layoutEntry({
     ...gaps,
   },
   doc: "two rows by vertex type (true at y = 0, false at y = vgap), ordered to reduce crossings",
-  place: (graph, params) =>
+  place: (graph, params, ctx) =>
     bipartite(fromComputeGraph(graph), {
       types: perNode(params.types, "types"),
       hgap: (params.hgap as number | undefined) ?? 1,
       vgap: (params.vgap as number | undefined) ?? 1,
       maxiter: (params.maxiter as number | undefined) ?? 100,
+      checkCancelled: () => ctx.checkCancelled(),
     }),
 });
 

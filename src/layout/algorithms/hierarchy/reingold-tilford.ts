@@ -7,7 +7,13 @@ import { ComputeInputError } from "../../../compute/types.ts";
 import { type IGraph, type Mode, simpleAdjacency } from "./igraph-graph.ts";
 import { treeRoots } from "./tree-roots.ts";
 
-export type TreeOptions = { mode: Mode; roots?: ArrayLike<number> | null; rootlevel?: ArrayLike<number> | null };
+export type TreeOptions = {
+  mode: Mode;
+  roots?: ArrayLike<number> | null;
+  rootlevel?: ArrayLike<number> | null;
+  /** Called now and then in long loops (the job's cancel check). */
+  checkCancelled?: () => void;
+};
 
 /** The node-major (x, y) of igraph_layout_reingold_tilford. */
 export function reingoldTilford(graph: IGraph, options: TreeOptions): Float64Array {
@@ -21,7 +27,7 @@ export function reingoldTilford(graph: IGraph, options: TreeOptions): Float64Arr
   const to = Array.from(graph.to);
   let n = nOrig;
   let roots: number[];
-  if (!given) roots = treeRoots(graph, mode);
+  if (!given) roots = treeRoots(graph, mode, options.checkCancelled);
   else {
     roots = given;
     const levels = options.rootlevel && options.rootlevel.length > 0 ? Array.from(options.rootlevel) : null;

@@ -7,7 +7,14 @@ import { type IGraph, incidence } from "./igraph-graph.ts";
 import { qsortInd } from "./igraph-qsort.ts";
 
 /** `layers[l]` lists layer l's vertices (left to right, updated); `x[v]` becomes v's position within its layer. */
-export function orderLayers(graph: IGraph, layerOf: Int32Array, layers: Int32Array[], x: Float64Array, maxiter: number): void {
+export function orderLayers(
+  graph: IGraph,
+  layerOf: Int32Array,
+  layers: Int32Array[],
+  x: Float64Array,
+  maxiter: number,
+  checkCancelled: () => void = () => {},
+): void {
   const count = new Int32Array(layers.length);
   for (let v = 0; v < graph.n; v++) {
     const l = layerOf[v] as number;
@@ -45,6 +52,7 @@ export function orderLayers(graph: IGraph, layerOf: Int32Array, layers: Int32Arr
   };
   let changed = true;
   for (let iter = 0; changed && iter < maxiter; iter++) {
+    checkCancelled();
     changed = false;
     for (let l = 1; l < layers.length; l++) if (sortLayer(l, ups)) changed = true;
     for (let l = layers.length - 2; l >= 0; l--) if (sortLayer(l, downs)) changed = true;

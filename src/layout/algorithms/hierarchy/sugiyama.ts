@@ -16,6 +16,8 @@ export type SugiyamaOptions = {
   hgap: number;
   vgap: number;
   maxiter: number;
+  /** Called now and then in long loops (the job's cancel check). */
+  checkCancelled?: () => void;
 };
 
 /** Node-major (x, y) of the original vertices. */
@@ -98,7 +100,7 @@ export function sugiyama(graph: IGraph, options: SugiyamaOptions, layersField = 
     for (let v = 0; v < nextId; v++) layerLists[subLayer[v] as number]?.push(v);
     const layers = layerLists.map((list) => Int32Array.from(list));
     const x = new Float64Array(nextId);
-    orderLayers(sub, subLayer, layers, x, maxiter);
+    orderLayers(sub, subLayer, layers, x, maxiter, options.checkCancelled);
     placeHorizontally(sub, layers, x, hgap, size);
     let dx2 = dx;
     for (let v = 0; v < nextId; v++) {

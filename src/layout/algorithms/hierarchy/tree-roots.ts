@@ -79,13 +79,14 @@ function components(graph: IGraph, mode: Mode): { membership: Int32Array; count:
 }
 
 /** igraph_eccentricity over `mode`: the largest BFS distance to a reachable vertex. */
-function eccentricities(graph: IGraph, mode: Mode): Float64Array {
+function eccentricities(graph: IGraph, mode: Mode, checkCancelled: () => void): Float64Array {
   const n = graph.n;
   const adj = simpleAdjacency(graph, mode);
   const out = new Float64Array(n);
   const dist = new Int32Array(n);
   const queue = new Int32Array(n);
   for (let s = 0; s < n; s++) {
+    if ((s & 63) === 0) checkCancelled();
     dist.fill(-1);
     dist[s] = 0;
     let head = 0;
@@ -110,12 +111,13 @@ function eccentricities(graph: IGraph, mode: Mode): Float64Array {
 }
 
 /** igraph_roots_for_tree_layout with the heuristic igraph_layout_reingold_tilford picks for this size. */
-export function treeRoots(graph: IGraph, modeIn: Mode): number[] {
+export function treeRoots(graph: IGraph, modeIn: Mode, checkCancelled: () => void = () => {}): number[] {
   const n = graph.n;
   const mode: Mode = graph.directed ? modeIn : "all";
   if (n === 0) return [];
   // igraph 0.10 picks by degree below 500 vertices and by eccentricity from 500 on.
-  const order = n < 500 ? qsortInd(degreesNoLoops(graph, mode), "descending") : qsortInd(eccentricities(graph, mode), "ascending");
+  const order =
+    n < 500 ? qsortInd(degreesNoLoops(graph, mode), "descending") : qsortInd(eccentricities(graph, mode, checkCancelled), "ascending");
   const { membership, count } = components(graph, mode);
   const roots = new Int32Array(count).fill(-1);
   if (mode !== "all") {
