@@ -218,6 +218,63 @@ describe("cugraph force_atlas2 (CPU)", () => {
     expect(() => checkParams(entry, { pos_list: { vertex: 1 } }, "p")).toThrow(/list of \{vertex, x, y\} records/);
   });
 
+  it("takes empty and edgeless graphs, self-loops and multi-edges, and reads a directed graph undirected", () => {
+    const params = checkParams(entry, { max_iter: 50 }, "p");
+    expect(entry.place(computeGraph(0, []), params, cpuContext)).toHaveLength(0);
+    expect(allFinite(entry.place(computeGraph(1, []), params, cpuContext))).toBe(true);
+    expect(
+      allFinite(
+        entry.place(
+          computeGraph(3, [
+            [0, 0],
+            [1, 1],
+          ]),
+          params,
+          cpuContext,
+        ),
+      ),
+    ).toBe(true);
+    expect(
+      allFinite(
+        entry.place(
+          computeGraph(2, [
+            [0, 1],
+            [0, 1],
+          ]),
+          params,
+          cpuContext,
+        ),
+      ),
+    ).toBe(true);
+    const directed = entry.place(
+      computeGraph(
+        5,
+        [
+          [0, 1],
+          [1, 2],
+          [3, 4],
+        ],
+        { directed: true },
+      ),
+      params,
+      cpuContext,
+    );
+    const reversed = entry.place(
+      computeGraph(
+        5,
+        [
+          [1, 0],
+          [2, 1],
+          [4, 3],
+        ],
+        { directed: false },
+      ),
+      params,
+      cpuContext,
+    );
+    expect(Array.from(directed)).toEqual(Array.from(reversed));
+  });
+
   it("refuses unknown parameters and out-of-range values", () => {
     expect(() => checkParams(entry, { theta: 1 }, "p")).toThrow(/takes no parameter "theta"/);
     expect(() => checkParams(entry, { max_iter: -1 }, "p")).toThrow(/max_iter/);
