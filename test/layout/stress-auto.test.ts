@@ -111,8 +111,9 @@ describe("igraph auto", () => {
     expect(allFinite(ours)).toBe(true);
   });
 
-  it("lays out no vertex and takes no parameters", () => {
+  it("lays out no vertex, and takes only python-igraph's dim (its own dimension)", () => {
     expect(layout("auto").place(graphOf(0, []), {}, cpuContext).length).toBe(0);
-    expect(Object.keys(layout("auto").params)).toEqual([]);
+    expect(layout("auto").params).toEqual({ dim: expect.objectContaining({ type: "integer", min: 2, max: 2 }) });
+    expect(layout("auto_3d").params).toEqual({ dim: expect.objectContaining({ type: "integer", min: 3, max: 3 }) });
   });
 });

@@ -4,6 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { parseLayout } from "../../src/layout/parse.ts";
 import { findLayout } from "../../src/layout/registry.ts";
 import { randomPositions } from "../../src/layout/seeded.ts";
 import type { LayoutEntry } from "../../src/layout/types.ts";
@@ -245,5 +246,24 @@ describe("igraph kk: properties", () => {
     refuses("kk", { weights: new Float64Array(2).fill(1) }, "weights");
     expect(Object.keys(layout("kk").params)).not.toContain("minz");
     expect(layout("kk_3d").params.minz?.type).toBe("json");
+  });
+
+  it("parses a request's layout entry with igraph's keywords; dim must name the entry's own dimension", () => {
+    const parsed = parseLayout({ libraries: ["igraph"], alg: "kamada_kawai", params: { maxiter: 20, dim: 2, seed: null } });
+    expect(parsed.entry.name).toBe("kamada_kawai");
+    expect(parsed.params).toMatchObject({ maxiter: 20, epsilon: 0, kkconst: null, dim: 2 });
+    const fieldOf = (raw: unknown) => {
+      try {
+        parseLayout(raw);
+      } catch (e) {
+        return (e as { details?: { field?: string } }).details?.field;
+      }
+      return undefined;
+    };
+    expect(fieldOf({ libraries: ["igraph"], alg: "kk", params: { dim: 3 } })).toBe("layout.params.dim");
+    expect(fieldOf({ libraries: ["igraph"], alg: "kk_3d", params: { dim: 2 } })).toBe("layout.params.dim");
+    expect(fieldOf({ libraries: ["igraph"], alg: "kk", params: { kkconst: 0 } })).toBe("layout.params.kkconst");
+    expect(fieldOf({ libraries: ["igraph"], alg: "kk", params: { maxiter: -1 } })).toBe("layout.params.maxiter");
+    expect(fieldOf({ libraries: ["igraph"], alg: "kk", params: { niter: 5 } })).toBe("layout.params.niter");
   });
 });

@@ -3,7 +3,7 @@
 import { findLayout } from "../../registry.ts";
 import { aliasOf, type LayoutEntry, layoutEntry } from "../../types.ts";
 import { autoLayout } from "./auto.ts";
-import { kamadaKawai, kkParams, startKamadaKawai } from "./kamada-kawai.ts";
+import { dimParam, kamadaKawai, kkParams, startKamadaKawai } from "./kamada-kawai.ts";
 import { mdsLayout } from "./mds.ts";
 
 const kk = layoutEntry({
@@ -33,6 +33,7 @@ const mds = layoutEntry({
   params: {
     dist: { type: "json", nullable: true, default: null, description: "n×n matrix of distances to draw; null = shortest-path lengths" },
     arpack_options: { type: "json", nullable: true, default: null, description: "accepted and ignored, as igraph itself ignores it" },
+    dim: { type: "integer", min: 2, max: 2, default: 2, description: "2 (igraph packs a disconnected graph's pieces in 2D only)" },
   },
   doc: "classical multidimensional scaling of graph distances (components laid out apart and packed by igraph's DLA merge)",
   place: (graph, params, ctx) => mdsLayout(graph, params, ctx),
@@ -42,7 +43,7 @@ const auto = layoutEntry({
   library: "igraph",
   name: "auto",
   dims: 2,
-  params: {},
+  params: { dim: dimParam(2, "auto_3d") },
   doc: "igraph's choice: kk for a connected graph of at most 100 nodes, fr up to 1000, drl beyond",
   place: (graph, _params, ctx) => autoLayout(graph, ctx, 2, findLayout),
 });
@@ -51,7 +52,7 @@ const auto3d = layoutEntry({
   library: "igraph",
   name: "auto_3d",
   dims: 3,
-  params: {},
+  params: { dim: dimParam(3, "auto") },
   doc: "igraph's choice in 3D: kk_3d, fr_3d or drl_3d by the same rule",
   place: (graph, _params, ctx) => autoLayout(graph, ctx, 3, findLayout),
 });

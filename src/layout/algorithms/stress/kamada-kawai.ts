@@ -10,6 +10,15 @@ import { createKamadaKawai3d } from "./kamada-kawai-3d.ts";
 import { type KkMover, kkSprings } from "./springs.ts";
 import { hasBounds, kkCircle, kkSphere, parseBounds, parseStartMatrix, randomBounded } from "./start.ts";
 
+/** python-igraph's `dim` keyword: accepted when it names this layout's own dimension (the other is `other`). */
+export const dimParam = (dims: Dims, other: string): ParamSpec => ({
+  type: "integer",
+  min: dims,
+  max: dims,
+  default: dims,
+  description: `${dims} (for ${dims === 3 ? "2D" : "3D"}, use ${other})`,
+});
+
 const bound = (what: string): ParamSpec => ({
   type: "json",
   nullable: true,
@@ -42,6 +51,7 @@ export function kkParams(dims: Dims): Record<string, ParamSpec> {
     maxy: bound("upper y bound"),
     ...(dims === 3 ? { minz: bound("lower z bound"), maxz: bound("upper z bound") } : {}),
     weights: { type: "edgeColumn", nullable: true, description: "positive edge lengths: heavier edges are drawn longer" },
+    dim: dimParam(dims, dims === 3 ? "kk" : "kk_3d"),
   };
 }
 
