@@ -126,6 +126,7 @@ describe("igraph star, grid, grid_3d, sphere", () => {
     expect(inputError(() => place("star", 5, { order: Int32Array.from([0, 1, 2]) })).field).toBe("order");
     expect(inputError(() => place("star", 3, { order: Int32Array.from([0, 1, 1]) })).field).toBe("order");
     expect(inputError(() => place("grid", 5, { dim: 3 })).field).toBe("dim");
+    expect(inputError(() => place("circle", 5, { dim: 3 })).field).toBe("dim");
     expect(inputError(() => place("random", 5, { dim: 3 })).field).toBe("dim");
   });
 });

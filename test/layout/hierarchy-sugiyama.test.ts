@@ -150,7 +150,7 @@ const cases: Case[] = [
 function place(alg: string, c: Case): Float64Array {
   const entry = findLayout("igraph", alg);
   if (!entry) throw new Error(`no igraph layout ${alg}`);
-  const params = { ...c.params, ...(c.weight ? { weights: Float64Array.from(c.weight.slice(0, c.edges.length)) } : {}) };
+  const params = { ...c.params, ...(c.weight ? { weights: c.weight.slice(0, c.edges.length) } : {}) };
   return entry.place(computeGraph(c.n, c.edges, { directed: c.directed }), params, cpuContext);
 }
 
@@ -234,6 +234,8 @@ describe("igraph sugiyama and bipartite", () => {
     expect(error("sugiyama", { layers: [0, 1, -2, 3] })).toBe("layers");
     expect(error("sugiyama", { layers: [0, 1, 1.5, 3] })).toBe("layers");
     expect(error("sugiyama", { layers: "rank" })).toBe("layers");
+    expect(error("sugiyama", { weights: [1, 2, 3] })).toBe("weights");
+    expect(error("sugiyama", { weights: "w" })).toBe("weights");
     expect(error("bipartite", { types: Float64Array.of(0, 1, 2, 1) })).toBe("types");
     expect(error("bipartite", { types: Float64Array.of(0, 1, 1) })).toBe("types");
     expect(error("bipartite", { types: Float64Array.of(0, 1, 1, 0), hgap: -1 })).toBe("hgap");

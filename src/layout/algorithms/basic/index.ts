@@ -19,7 +19,8 @@ const dim2 = {
 } as const;
 
 function checkDim2(value: unknown, name: string): void {
-  if (value !== undefined && value !== 2) throw new ComputeInputError(`${name} answers 2D positions (dim 2); ask for ${name}_3d`, "dim");
+  if (value !== undefined && value !== 2)
+    throw new ComputeInputError(`${name} answers 2D positions (dim 2); ask for ${name === "circle" ? "sphere" : `${name}_3d`}`, "dim");
 }
 
 const seed = {
@@ -34,9 +35,15 @@ const circle = layoutEntry({
   library: "igraph",
   name: "circle",
   dims: 2,
-  params: { order: { type: "nodes", nullable: true, description: "vertices in order around the circle; the rest sit at the origin" } },
+  params: {
+    order: { type: "nodes", nullable: true, description: "vertices in order around the circle; the rest sit at the origin" },
+    dim: dim2,
+  },
   doc: "vertices evenly on the unit circle, in node order (or `order`)",
-  place: (graph, params) => circlePositions(graph, params.order as Int32Array | null | undefined),
+  place: (graph, params) => {
+    checkDim2(params.dim, "circle");
+    return circlePositions(graph, params.order as Int32Array | null | undefined);
+  },
 });
 
 const star = layoutEntry({

@@ -69,14 +69,19 @@ const sugiyamaEntry = layoutEntry({
       description:
         "a non-negative integer layer per node: a list in node order or a node column's name (default: computed; edges then point down)",
     },
-    weights: { type: "edgeColumn", nullable: true, description: "edge weights: heavier edges are kept when breaking cycles" },
+    weights: {
+      type: "json",
+      nullable: true,
+      columnOf: "edge",
+      description: "edge weights, a list in edge order or an edge column's name: heavier edges are kept when breaking cycles",
+    },
     ...gaps,
   },
   doc: "layered drawing: each vertex on its layer's row (y = layer * vgap), edges pointing down, crossings reduced",
   place: (graph, params, ctx) =>
     sugiyama(fromComputeGraph(graph), {
       layers: perNode(params.layers, "layers"),
-      weights: (params.weights as Float64Array | null | undefined) ?? null,
+      weights: perEdge(params.weights, graph.m),
       hgap: (params.hgap as number | undefined) ?? 1,
       vgap: (params.vgap as number | undefined) ?? 1,
       maxiter: (params.maxiter as number | undefined) ?? 100,
@@ -94,6 +99,21 @@ function perNode(value: unknown, field: string): ArrayLike<number> | null {
     return value;
   if (Array.isArray(value) && value.every((v) => typeof v === "number" || typeof v === "boolean")) return value.map(Number);
   throw new ComputeInputError(`${field} must be a list with one value per node or the name of a node column`, field);
+}
+
+/** `weights` as a request gives them: an edge column (resolved to floats) or a list of finite numbers, one per edge. */
+function perEdge(value: unknown, m: number): Float64Array | null {
+  if (value === undefined || value === null) return null;
+  const list =
+    value instanceof Float64Array
+      ? value
+      : Array.isArray(value) && value.every((v) => typeof v === "number")
+        ? Float64Array.from(value)
+        : null;
+  if (!list) throw new ComputeInputError("weights must be a list of numbers, one per edge, or the name of an edge column", "weights");
+  if (list.length !== m) throw new ComputeInputError(`weights must give one number per edge (${m} edges, got ${list.length})`, "weights");
+  if (!list.every(Number.isFinite)) throw new ComputeInputError("weights must be finite numbers", "weights");
+  return list;
 }
 
 const bipartiteEntry = layoutEntry({
