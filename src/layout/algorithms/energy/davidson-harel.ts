@@ -161,6 +161,90 @@ export function davidsonHarelLayout(
   const rounds = p.maxiter + p.fineiter;
   const inv2 = (d: number) => 1 / (d * d);
   const border = (d: number) => (d < 0 ? 2 : d);
+  /**
+   * The terms of the energy that involve vertex v placed at (x, y), the others where they are: igraph sums the
+   * difference of each between the old and the new place; the old place's terms are computed once per vertex
+   * (and again after it moves) instead of once per try.
+   */
+  const terms = (v: number, x: number, y: number, fineTuning: boolean, out: Float64Array): void => {
+    let nodeDist = 0;
+    let borderTerm = 0;
+    let lengths = 0;
+    let crossings = 0;
+    let nodeEdge = 0;
+    if (wNode !== 0) {
+      for (let u = 0; u < n; u++) {
+        if (u === v) continue;
+        const dx = x - (res[u * 2] as number);
+        const dy = y - (res[u * 2 + 1] as number);
+        nodeDist += 1 / (dx * dx + dy * dy);
+      }
+    }
+    if (wBorder !== 0) {
+      borderTerm = inv2(border(width / 2 - x)) + inv2(border(x + width / 2)) + inv2(border(height / 2 - y)) + inv2(border(y + height / 2));
+    }
+    const first = nbrStart[v] as number;
+    const last = nbrStart[v + 1] as number;
+    if (wLength !== 0) {
+      for (let j = first; j < last; j++) {
+        const u = nbrList[j] as number;
+        const dx = x - (res[u * 2] as number);
+        const dy = y - (res[u * 2 + 1] as number);
+        lengths += dx * dx + dy * dy;
+      }
+    }
+    if (wCross !== 0) {
+      for (let j = first; j < last; j++) {
+        const u = nbrList[j] as number;
+        const ux = res[u * 2] as number;
+        const uy = res[u * 2 + 1] as number;
+        for (let e = 0; e < m; e++) {
+          const u1 = src[e] as number;
+          const u2 = dst[e] as number;
+          if (u1 === v || u2 === v || u1 === u || u2 === u) continue;
+          if (
+            segmentsIntersect(
+              x,
+              y,
+              ux,
+              uy,
+              res[u1 * 2] as number,
+              res[u1 * 2 + 1] as number,
+              res[u2 * 2] as number,
+              res[u2 * 2 + 1] as number,
+            )
+          )
+            crossings++;
+        }
+      }
+    }
+    if (wNodeEdge !== 0 && fineTuning) {
+      // every edge not at v from v, and every other vertex from v's edges
+      for (let e = 0; e < m; e++) {
+        const u1 = src[e] as number;
+        const u2 = dst[e] as number;
+        if (u1 === v || u2 === v) continue;
+        nodeEdge +=
+          1 / pointSegmentDist2(x, y, res[u1 * 2] as number, res[u1 * 2 + 1] as number, res[u2 * 2] as number, res[u2 * 2 + 1] as number);
+      }
+      for (let j = first; j < last; j++) {
+        const u = nbrList[j] as number;
+        const ux = res[u * 2] as number;
+        const uy = res[u * 2 + 1] as number;
+        for (let w = 0; w < n; w++) {
+          if (w === v || w === u) continue;
+          nodeEdge += 1 / pointSegmentDist2(res[w * 2] as number, res[w * 2 + 1] as number, x, y, ux, uy);
+        }
+      }
+    }
+    out[0] = nodeDist;
+    out[1] = borderTerm;
+    out[2] = lengths;
+    out[3] = crossings;
+    out[4] = nodeEdge;
+  };
+  const before = new Float64Array(5);
+  const after = new Float64Array(5);
   for (let round = 0; round < rounds; round++) {
     ctx.checkCancelled();
     ctx.progress({ phase: round < p.maxiter ? "annealing" : "fine tuning", iteration: round, fraction: round / rounds });
@@ -174,8 +258,8 @@ export function davidsonHarelLayout(
     for (let q = 0; q < n; q++) {
       const v = perm[q] as number;
       shuffle(tryIdx, random);
+      terms(v, res[v * 2] as number, res[v * 2 + 1] as number, fineTuning, before);
       for (let t = 0; t < noTries; t++) {
-        let diff = 0;
         const ti = tryIdx[t] as number;
         const oldX = res[v * 2] as number;
         const oldY = res[v * 2 + 1] as number;
@@ -185,90 +269,17 @@ export function davidsonHarelLayout(
         if (newX > width / 2) newX = width / 2 - 1e-6;
         if (newY < -height / 2) newY = -height / 2 - 1e-6;
         if (newY > height / 2) newY = height / 2 - 1e-6;
-        if (wNode !== 0) {
-          for (let u = 0; u < n; u++) {
-            if (u === v) continue;
-            const ux = res[u * 2] as number;
-            const uy = res[u * 2 + 1] as number;
-            const odx = oldX - ux;
-            const ody = oldY - uy;
-            const dx = newX - ux;
-            const dy = newY - uy;
-            diff += wNode / (dx * dx + dy * dy) - wNode / (odx * odx + ody * ody);
-          }
-        }
-        if (wBorder !== 0) {
-          const o =
-            inv2(border(width / 2 - oldX)) +
-            inv2(border(oldX + width / 2)) +
-            inv2(border(height / 2 - oldY)) +
-            inv2(border(oldY + height / 2));
-          const w =
-            inv2(border(width / 2 - newX)) +
-            inv2(border(newX + width / 2)) +
-            inv2(border(height / 2 - newY)) +
-            inv2(border(newY + height / 2));
-          diff -= wBorder * o;
-          diff += wBorder * w;
-        }
-        if (wLength !== 0) {
-          for (let j = nbrStart[v] as number; j < (nbrStart[v + 1] as number); j++) {
-            const u = nbrList[j] as number;
-            const ux = res[u * 2] as number;
-            const uy = res[u * 2 + 1] as number;
-            const odist2 = (oldX - ux) * (oldX - ux) + (oldY - uy) * (oldY - uy);
-            const dist2 = (newX - ux) * (newX - ux) + (newY - uy) * (newY - uy);
-            diff += wLength * (dist2 - odist2);
-          }
-        }
-        if (wCross !== 0) {
-          let crossings = 0;
-          for (let j = nbrStart[v] as number; j < (nbrStart[v + 1] as number); j++) {
-            const u = nbrList[j] as number;
-            const ux = res[u * 2] as number;
-            const uy = res[u * 2 + 1] as number;
-            for (let e = 0; e < m; e++) {
-              const u1 = src[e] as number;
-              const u2 = dst[e] as number;
-              if (u1 === v || u2 === v || u1 === u || u2 === u) continue;
-              const u1x = res[u1 * 2] as number;
-              const u1y = res[u1 * 2 + 1] as number;
-              const u2x = res[u2 * 2] as number;
-              const u2y = res[u2 * 2 + 1] as number;
-              if (segmentsIntersect(oldX, oldY, ux, uy, u1x, u1y, u2x, u2y)) crossings--;
-              if (segmentsIntersect(newX, newY, ux, uy, u1x, u1y, u2x, u2y)) crossings++;
-            }
-          }
-          diff += wCross * crossings;
-        }
-        if (wNodeEdge !== 0 && fineTuning) {
-          for (let e = 0; e < m; e++) {
-            const u1 = src[e] as number;
-            const u2 = dst[e] as number;
-            if (u1 === v || u2 === v) continue;
-            const u1x = res[u1 * 2] as number;
-            const u1y = res[u1 * 2 + 1] as number;
-            const u2x = res[u2 * 2] as number;
-            const u2y = res[u2 * 2 + 1] as number;
-            diff -= wNodeEdge / pointSegmentDist2(oldX, oldY, u1x, u1y, u2x, u2y);
-            diff += wNodeEdge / pointSegmentDist2(newX, newY, u1x, u1y, u2x, u2y);
-          }
-          for (let j = nbrStart[v] as number; j < (nbrStart[v + 1] as number); j++) {
-            const u = nbrList[j] as number;
-            const ux = res[u * 2] as number;
-            const uy = res[u * 2 + 1] as number;
-            for (let w = 0; w < n; w++) {
-              if (w === v || w === u) continue;
-              const wx = res[w * 2] as number;
-              const wy = res[w * 2 + 1] as number;
-              diff -= wNodeEdge / pointSegmentDist2(wx, wy, oldX, oldY, ux, uy);
-              diff += wNodeEdge / pointSegmentDist2(wx, wy, newX, newY, ux, uy);
-            }
-          }
-        }
+        terms(v, newX, newY, fineTuning, after);
+        let diff = 0;
+        if (wNode !== 0) diff += wNode * ((after[0] as number) - (before[0] as number));
+        if (wBorder !== 0) diff += wBorder * ((after[1] as number) - (before[1] as number));
+        if (wLength !== 0) diff += wLength * ((after[2] as number) - (before[2] as number));
+        if (wCross !== 0) diff += wCross * ((after[3] as number) - (before[3] as number));
+        if (wNodeEdge !== 0 && fineTuning) diff += wNodeEdge * ((after[4] as number) - (before[4] as number));
         if (diff < 0 || (!fineTuning && random() < Math.exp(-diff / moveRadius))) {
           res[v * 2] = newX;
           res[v * 2 + 1] = newY;
+          before.set(after);
           if (newX < minX) minX = newX;
           else if (newX > maxX) maxX = newX;
           if (newY < minY) minY = newY;
