@@ -4,8 +4,11 @@
 // One step at temperature `temp`, as igraph does it:
 // - repulsion between vertex pairs, d / |d|^2 (d = p_v - p_u); in a disconnected graph (constant C = n * sqrt(n),
 //   all-pairs form only) d * (C - |d|^3) / (|d|^2 * C), a weak attraction keeping components near each other;
-//   the grid form counts only pairs closer than igraph's cell size 2 (the cells here are rebuilt every step from
-//   the current positions: igraph 0.10 fills its grid once from the start layout and never moves a vertex in it);
+// - the grid form (igraph_layout_i_grid_fr) repels only pairs closer than igraph's cell size 2 among the pairs its
+//   grid offers: cells of size 2 over [-sqrt(n)/2, sqrt(n)/2] per axis (vertices outside in the border cells),
+//   filled once from the start layout and never updated (igraph 0.10 adds every vertex once and moves none), each
+//   cell paired with itself and its forward neighbours (x+1, y), (x, y+1), (x+1, y+1) (igraph_2dgrid_next); in 3D
+//   (igraph has no 3D grid) the same with the forward octant's 7 cells;
 // - attraction along each edge, -d * |d| * w;
 // - the displacement plus a jitter in [-1e-9, 1e-9] per axis, capped at length `temp`, then clamped to the bounds.
 // Coincident vertices push apart along a tiny pseudo-random direction (igraph draws one at random). The jitter and
@@ -66,33 +69,67 @@ export function frJitter(h: number, part: number): number {
   return (bits / 32768 - 1) * 1e-9;
 }
 
-/**
- * The grid's cell size for positions spanning `extent` per axis: igraph's 2, grown (by 1.5x steps) until at most
- * `cap` cells cover the span. Any size of at least 2 finds the same pairs (closer than 2): only the work differs.
- */
-export function frCellSize(extent: readonly number[], cap: number): { cell: number; counts: number[] } {
-  let cell = FR_CELL;
-  for (;;) {
-    const counts = extent.map((e) => Math.floor(e / cell) + 1);
-    const total = counts.reduce((a, b) => a * b, 1);
-    if (total <= cap || !Number.isFinite(total)) return { cell, counts };
-    cell *= 1.5;
-  }
+/** igraph's grid over the start layout: each vertex's cell, and the vertices of each cell in vertex order. */
+export type FrGrid = { steps: [number, number, number]; cellOf: Int32Array; start: Int32Array; order: Int32Array; slotCell: Int32Array };
+
+/** The cell of a coordinate as igraph_i_2dgrid_which finds it (outside the grid: the border cell). */
+function cellAxis(x: number, min: number, max: number, steps: number): number {
+  if (x <= min) return 0;
+  if (x >= max) return steps - 1;
+  return Math.min(steps - 1, Math.floor((x - min) / FR_CELL));
 }
 
-/** The cell cap for n vertices (the OpenCL port sizes its cell buffers by it). */
-export const frCellCap = (n: number): number => Math.max(64, 2 * n);
+export function frGrid(n: number, dims: 2 | 3, positions: Float64Array): FrGrid {
+  const width = Math.sqrt(n);
+  const s = Math.max(1, Math.ceil(width / FR_CELL));
+  const steps: [number, number, number] = [s, s, dims === 3 ? s : 1];
+  const cellOf = new Int32Array(n);
+  const start = new Int32Array(s * s * steps[2] + 1);
+  for (let v = 0; v < n; v++) {
+    let c = 0;
+    for (let k = dims - 1; k >= 0; k--) c = c * s + cellAxis(positions[v * dims + k] as number, -width / 2, width / 2, s);
+    cellOf[v] = c;
+    start[c + 1] = (start[c + 1] as number) + 1;
+  }
+  for (let c = 0; c + 1 < start.length; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
+  const fill = start.slice(0, start.length - 1);
+  const order = new Int32Array(n);
+  for (let v = 0; v < n; v++) {
+    const c = cellOf[v] as number;
+    order[fill[c] as number] = v;
+    fill[c] = (fill[c] as number) + 1;
+  }
+  const slotCell = Int32Array.from(order, (v) => cellOf[v] as number);
+  return { steps, cellOf, start, order, slotCell };
+}
+
+/** Node-major values of n vertices reordered so that slot i holds vertex perm[i]'s. */
+function permuted(values: Float64Array, perm: Int32Array, dims: number): Float64Array {
+  const out = new Float64Array(values.length);
+  for (let i = 0; i < perm.length; i++) {
+    const v = perm[i] as number;
+    for (let k = 0; k < dims; k++) out[i * dims + k] = values[v * dims + k] as number;
+  }
+  return out;
+}
 
 export function frStepper(args: FrArgs): FrStepper {
-  const { n, dims, src, dst, weight, grid, disconnected, lower, upper, seed } = args;
-  const p = Float64Array.from(args.positions);
-  const disp = new Float64Array(n * dims);
+  const { n, dims, weight, grid, disconnected, seed } = args;
   const three = dims === 3;
   const C = n * Math.sqrt(n);
-  const cap = frCellCap(n);
-  const cellOf = grid ? new Int32Array(n) : new Int32Array(0);
-  const cellStart = grid ? new Int32Array(cap + 1) : new Int32Array(0);
-  const order = grid ? new Int32Array(n) : new Int32Array(0);
+  const cells = grid ? frGrid(n, dims, args.positions) : null;
+  // The grid never changes, so the state lives in cell order (slot i = vertex perm[i]): the cells' pair loops then
+  // read consecutive memory. Hashes still take vertex ids, as the OpenCL port (in vertex order) does.
+  const perm = cells ? cells.order : null;
+  const slotOf = new Int32Array(perm ? n : 0);
+  if (perm) for (let i = 0; i < n; i++) slotOf[perm[i] as number] = i;
+  const vertexOf = (i: number): number => (perm ? (perm[i] as number) : i);
+  const p = perm ? permuted(args.positions, perm, dims) : Float64Array.from(args.positions);
+  const lower = args.lower && perm ? permuted(args.lower, perm, dims) : args.lower;
+  const upper = args.upper && perm ? permuted(args.upper, perm, dims) : args.upper;
+  const src = perm ? Int32Array.from(args.src, (v) => slotOf[v] as number) : args.src;
+  const dst = perm ? Int32Array.from(args.dst, (v) => slotOf[v] as number) : args.dst;
+  const disp = new Float64Array(n * dims);
   let steps = 0;
 
   /** The displacement of a coincident pair (lo < hi): a tiny direction from the hash, + for lo and - for hi. */
@@ -141,110 +178,98 @@ export function frStepper(args: FrArgs): FrStepper {
     }
   }
 
-  /** Pairs (v in cell a's slots [a0, a1), u in [b0, b1), or u after v when same) closer than the cell size 2. */
-  function repelCells(a0: number, a1: number, b0: number, b1: number, same: boolean): void {
-    const cut = FR_CELL * FR_CELL;
-    for (let i = a0; i < a1; i++) {
-      const v = order[i] as number;
-      const vi = v * dims;
-      const vx = p[vi] as number;
-      const vy = p[vi + 1] as number;
-      const vz = three ? (p[vi + 2] as number) : 0;
-      let fx = 0;
-      let fy = 0;
-      let fz = 0;
-      for (let j = same ? i + 1 : b0; j < b1; j++) {
-        const u = order[j] as number;
-        const ui = u * dims;
-        let dx = vx - (p[ui] as number);
-        let dy = vy - (p[ui + 1] as number);
-        let dz = three ? vz - (p[ui + 2] as number) : 0;
-        let dlen = dx * dx + dy * dy + dz * dz;
-        if (dlen >= cut) continue;
-        if (dlen === 0) {
-          coincident(Math.min(v, u), Math.max(v, u), tiny);
-          const sign = v < u ? 1 : -1;
-          dx = sign * (tiny[0] as number);
-          dy = sign * (tiny[1] as number);
-          dz = sign * (tiny[2] as number);
-          dlen = dx * dx + dy * dy + dz * dz;
-        }
-        const f = 1 / dlen;
-        fx += dx * f;
-        fy += dy * f;
-        fz += dz * f;
-        disp[ui] = (disp[ui] as number) - dx * f;
-        disp[ui + 1] = (disp[ui + 1] as number) - dy * f;
-        if (three) disp[ui + 2] = (disp[ui + 2] as number) - dz * f;
-      }
-      disp[vi] = (disp[vi] as number) + fx;
-      disp[vi + 1] = (disp[vi + 1] as number) + fy;
-      if (three) disp[vi + 2] = (disp[vi + 2] as number) + fz;
+  /** The repulsion between slots i and j (i's cell before j's, or i < j in one cell) when closer than 2. */
+  function repelPair(i: number, j: number): void {
+    const vi = i * dims;
+    const ui = j * dims;
+    let dx = (p[vi] as number) - (p[ui] as number);
+    let dy = (p[vi + 1] as number) - (p[ui + 1] as number);
+    let dz = three ? (p[vi + 2] as number) - (p[ui + 2] as number) : 0;
+    let dlen = dx * dx + dy * dy + dz * dz;
+    if (dlen >= FR_CELL * FR_CELL) return;
+    if (dlen === 0) {
+      const v = vertexOf(i);
+      const u = vertexOf(j);
+      coincident(Math.min(v, u), Math.max(v, u), tiny);
+      const sign = v < u ? 1 : -1;
+      dx = sign * (tiny[0] as number);
+      dy = sign * (tiny[1] as number);
+      dz = sign * (tiny[2] as number);
+      dlen = dx * dx + dy * dy + dz * dz;
+    }
+    const f = 1 / dlen;
+    disp[vi] = (disp[vi] as number) + dx * f;
+    disp[vi + 1] = (disp[vi + 1] as number) + dy * f;
+    disp[ui] = (disp[ui] as number) - dx * f;
+    disp[ui + 1] = (disp[ui + 1] as number) - dy * f;
+    if (three) {
+      disp[vi + 2] = (disp[vi + 2] as number) + dz * f;
+      disp[ui + 2] = (disp[ui + 2] as number) - dz * f;
     }
   }
 
+  /**
+   * igraph's grid pairs: slot i with the later slots of its cell and the cells forward of it. In cell order the
+   * cells (x, y, z) and (x + 1, y, z) are adjacent, so the forward cells are 2 runs of slots in 2D ((x..x+1, y)
+   * after i, and (x..x+1, y+1)), 4 in 3D; the 2D runs are inlined (the common case, and the hot loop).
+   */
   function repelGrid(): void {
-    const lo = [Infinity, Infinity, Infinity];
-    const hi = [-Infinity, -Infinity, -Infinity];
-    for (let v = 0; v < n; v++) {
-      for (let k = 0; k < dims; k++) {
-        const x = p[v * dims + k] as number;
-        if (x < (lo[k] as number)) lo[k] = x;
-        if (x > (hi[k] as number)) hi[k] = x;
-      }
-    }
-    const { cell, counts } = frCellSize(
-      lo.slice(0, dims).map((l, k) => (hi[k] as number) - l),
-      cap,
-    );
-    const sx = counts[0] as number;
-    const sy = counts[1] as number;
-    const sz = three ? (counts[2] as number) : 1;
-    const total = sx * sy * sz;
-    const ox = lo[0] as number;
-    const oy = lo[1] as number;
-    const oz = lo[2] as number;
-    // counting sort of the vertices by cell, in vertex order within a cell
-    cellStart.fill(0, 0, total + 1);
-    for (let v = 0; v < n; v++) {
-      const vi = v * dims;
-      const cx = Math.min(sx - 1, Math.floor(((p[vi] as number) - ox) / cell));
-      const cy = Math.min(sy - 1, Math.floor(((p[vi + 1] as number) - oy) / cell));
-      const cz = three ? Math.min(sz - 1, Math.floor(((p[vi + 2] as number) - oz) / cell)) : 0;
-      const c = cx + sx * (cy + sy * cz);
-      cellOf[v] = c;
-      cellStart[c + 1] = (cellStart[c + 1] as number) + 1;
-    }
-    for (let c = 0; c < total; c++) cellStart[c + 1] = (cellStart[c + 1] as number) + (cellStart[c] as number);
-    for (let v = 0; v < n; v++) {
-      const c = cellOf[v] as number;
-      order[cellStart[c] as number] = v;
-      cellStart[c] = (cellStart[c] as number) + 1;
-    }
-    for (let c = total; c > 0; c--) cellStart[c] = cellStart[c - 1] as number;
-    cellStart[0] = 0;
-    // each cell with itself and its forward neighbours (every neighbouring pair of cells once)
-    const offsets = three ? FORWARD_3D : FORWARD_2D;
-    for (let cz = 0; cz < sz; cz++) {
-      for (let cy = 0; cy < sy; cy++) {
-        for (let cx = 0; cx < sx; cx++) {
-          const c = cx + sx * (cy + sy * cz);
-          const a0 = cellStart[c] as number;
-          const a1 = cellStart[c + 1] as number;
-          if (a0 === a1) continue;
-          repelCells(a0, a1, a0, a1, true);
-          for (let o = 0; o < offsets.length; o += 3) {
-            const nx = cx + (offsets[o] as number);
-            const ny = cy + (offsets[o + 1] as number);
-            const nz = cz + (offsets[o + 2] as number);
-            if (nx < 0 || nx >= sx || ny < 0 || ny >= sy || nz < 0 || nz >= sz) continue;
-            const b = nx + sx * (ny + sy * nz);
-            const b0 = cellStart[b] as number;
-            const b1 = cellStart[b + 1] as number;
-            if (b0 !== b1) repelCells(a0, a1, b0, b1, false);
+    if (!cells) return;
+    const [sx, sy, sz] = cells.steps;
+    const start = cells.start;
+    const slotCell = cells.slotCell;
+    const cut = FR_CELL * FR_CELL;
+    for (let i = 0; i < n; i++) {
+      const c = slotCell[i] as number;
+      const x = c % sx;
+      const w = x + 1 < sx ? 2 : 1;
+      const y = Math.floor(c / sx) % sy;
+      const z = Math.floor(c / (sx * sy));
+      if (three) {
+        for (let oz = 0; oz <= 1; oz++) {
+          if (z + oz >= sz) continue;
+          for (let oy = 0; oy <= 1; oy++) {
+            if (y + oy >= sy) continue;
+            const base = c + oy * sx + oz * sx * sy;
+            const end = start[base + w] as number;
+            for (let j = oy === 0 && oz === 0 ? i + 1 : (start[base] as number); j < end; j++) repelPair(i, j);
           }
         }
+        continue;
       }
+      // 2D, inlined
+      const vi = i * 2;
+      const vx = p[vi] as number;
+      const vy = p[vi + 1] as number;
+      let fx = 0;
+      let fy = 0;
+      for (let run = 0; run < 2; run++) {
+        if (run === 1 && y + 1 >= sy) break;
+        const base = c + run * sx;
+        const end = start[base + w] as number;
+        for (let j = run === 0 ? i + 1 : (start[base] as number); j < end; j++) {
+          const ui = j * 2;
+          const dx = vx - (p[ui] as number);
+          const dy = vy - (p[ui + 1] as number);
+          const dlen = dx * dx + dy * dy;
+          if (dlen >= cut) continue;
+          if (dlen === 0) {
+            disp[vi] = (disp[vi] as number) + fx;
+            disp[vi + 1] = (disp[vi + 1] as number) + fy;
+            fx = 0;
+            fy = 0;
+            repelPair(i, j);
+            continue;
+          }
+          const f = 1 / dlen;
+          fx += dx * f;
+          fy += dy * f;
+          disp[ui] = (disp[ui] as number) - dx * f;
+          disp[ui + 1] = (disp[ui + 1] as number) - dy * f;
+        }
+      }
+      disp[vi] = (disp[vi] as number) + fx;
+      disp[vi + 1] = (disp[vi + 1] as number) + fy;
     }
   }
 
@@ -268,9 +293,9 @@ export function frStepper(args: FrArgs): FrStepper {
   }
 
   function update(temp: number): void {
-    for (let v = 0; v < n; v++) {
-      const vi = v * dims;
-      const h = frHash(seed, steps, v);
+    for (let i = 0; i < n; i++) {
+      const vi = i * dims;
+      const h = frHash(seed, steps, vertexOf(i));
       let dx = (disp[vi] as number) + frJitter(h, 0);
       let dy = (disp[vi + 1] as number) + frJitter(h, 1);
       let dz = three ? (disp[vi + 2] as number) + frJitter(fmix32(h), 0) : 0;
@@ -309,18 +334,10 @@ export function frStepper(args: FrArgs): FrStepper {
       steps++;
     },
     read(into: Float64Array) {
-      into.set(p);
+      if (!perm) into.set(p);
+      else for (let i = 0; i < n; i++) for (let k = 0; k < dims; k++) into[(perm[i] as number) * dims + k] = p[i * dims + k] as number;
       return into;
     },
     dispose() {},
   };
 }
-
-/** Cell offsets (x, y, z triples) after the cell itself in cell order: each neighbouring pair of cells once. */
-const FORWARD_2D = [1, 0, 0, -1, 1, 0, 0, 1, 0, 1, 1, 0];
-const FORWARD_3D = (() => {
-  const out: number[] = [];
-  for (let z = -1; z <= 1; z++)
-    for (let y = -1; y <= 1; y++) for (let x = -1; x <= 1; x++) if (z > 0 || (z === 0 && (y > 0 || (y === 0 && x > 0)))) out.push(x, y, z);
-  return out;
-})();

@@ -140,6 +140,24 @@ describe("igraph fr parameters", () => {
     }
   });
 
+  it("repels in the grid form only the pairs igraph's grid offers (cells of 2 over the start, no anti-diagonal)", () => {
+    // 16 vertices: the grid is 2 x 2 cells over [-2, 2]^2; vertices 0 and 1 sit 0.28 apart across the cells' corner,
+    // the other 14 far away (3 apart: out of each other's reach)
+    const moved = (a: [number, number], b: [number, number], grid: string) => {
+      const seed = [a, b, ...Array.from({ length: 14 }, (_, k) => [100 + 3 * k, 100])];
+      const p = fr.place(computeGraph(16, []), { seed, niter: 1, start_temp: 1, grid }, cpuContext);
+      return Math.hypot((p[0] as number) - a[0], (p[1] as number) - a[1]);
+    };
+    // cells (0, 1) and (1, 0): igraph's grid never pairs them
+    expect(moved([-0.1, 0.1], [0.1, -0.1], "grid")).toBeLessThan(1e-8);
+    expect(moved([-0.1, 0.1], [0.1, -0.1], "nogrid")).toBeGreaterThan(0.5);
+    // cells (0, 0) and (1, 1), and one cell: paired
+    expect(moved([-0.1, -0.1], [0.1, 0.1], "grid")).toBeGreaterThan(0.5);
+    expect(moved([0.5, 0.5], [0.7, 0.7], "grid")).toBeGreaterThan(0.5);
+    // farther than the cell size 2: no repulsion in the grid form
+    expect(moved([-1.5, 0.5], [0.6, 0.5], "grid")).toBeLessThan(1e-8);
+  });
+
   it("answers ComputeInputError naming the field for bad values", () => {
     const place =
       (params: Record<string, unknown>, entry = fr) =>

@@ -50,7 +50,7 @@ describe.each([
   }, 120_000);
 });
 
-describe("igraph fr_3d on a large graph (the 3D grid; igraph's 3D always runs all pairs)", () => {
+describe("igraph fr_3d on a large graph (our 3D grid; igraph's 3D always runs all pairs)", () => {
   it("stays within 10% of python-igraph's 3D stress", async () => {
     const c = large;
     const ours = median(ourStresses(c, 3, { grid: "auto" }, cpuContext, [1, 2, 3]));

@@ -1,9 +1,9 @@
 // Fruchterman-Reingold steps (kernels/cpu/fruchterman-reingold.ts is the CPU twin; the same formulas, hashes and
-// bounds): one work-item per vertex gathers its repulsion (all pairs, or the vertices of the 3^dims cells around
-// it closer than 2) and its attraction over the undirected adjacency, then moves the vertex by the capped
-// displacement into the other position buffer. The grid is rebuilt on the device every step: bounding box
-// (fr_bounds_part, fr_bounds_final -> geom), a count per cell, an exclusive scan, a scatter and a sort of each
-// cell's vertices (so sums run in one order and a run is deterministic).
+// bounds): one work-item per vertex gathers its repulsion (all pairs, or igraph's grid pairs closer than 2) and its
+// attraction over the undirected adjacency, then moves the vertex by the capped displacement into the other
+// position buffer. The grid is igraph's, filled once from the start layout (frGrid): a cell meets itself and its
+// forward cells (+x, +y, +x+y; in 3D the forward octant), so a vertex gathers over its own cell and the forward and
+// backward ones, its cells' vertices in vertex order (a run is deterministic).
 
 #define FR_CUT 4.0 /* igraph's cell size 2, squared */
 
@@ -102,180 +102,36 @@ __kernel void fr_step_allpairs(const int n, const int three, __global const doub
   fr_move(next, v, pv, f, temp, seed, step, lower, upper, bounded, three);
 }
 
-// Per work-group min and max of each axis: parts[g * 6 + k] = min, parts[g * 6 + 3 + k] = max.
-__kernel void fr_bounds_part(const int n, const int three, __global const double* pos, __global double* parts) {
-  __local double lo[WG];
-  __local double hi[WG];
-  const int v = get_global_id(0);
-  const int l = get_local_id(0);
-  const int dims = three ? 3 : 2;
-  for (int k = 0; k < dims; k++) {
-    lo[l] = v < n ? pos[v * dims + k] : INFINITY;
-    hi[l] = v < n ? pos[v * dims + k] : -INFINITY;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int s = WG / 2; s > 0; s >>= 1) {
-      if (l < s) {
-        lo[l] = fmin(lo[l], lo[l + s]);
-        hi[l] = fmax(hi[l], hi[l + s]);
-      }
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (l == 0) {
-      parts[get_group_id(0) * 6 + k] = lo[0];
-      parts[get_group_id(0) * 6 + 3 + k] = hi[0];
-    }
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-}
-
-// One work-item: the box from the parts, then the cell size (2, grown by 1.5x until at most cap cells, as
-// frCellSize) into geom = [ox, oy, oz, cell, sx, sy, sz, total].
-__kernel void fr_bounds_final(const int parts, const int three, __global const double* part, const int cap,
-                              __global double* geom) {
-  if (get_global_id(0) != 0) return;
-  const int dims = three ? 3 : 2;
-  double lo[3] = {INFINITY, INFINITY, INFINITY};
-  double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-  for (int g = 0; g < parts; g++)
-    for (int k = 0; k < dims; k++) {
-      lo[k] = fmin(lo[k], part[g * 6 + k]);
-      hi[k] = fmax(hi[k], part[g * 6 + 3 + k]);
-    }
-  double cell = 2.0;
-  double counts[3] = {1.0, 1.0, 1.0};
-  for (;;) {
-    double total = 1.0;
-    for (int k = 0; k < dims; k++) {
-      counts[k] = floor((hi[k] - lo[k]) / cell) + 1.0;
-      total *= counts[k];
-    }
-    if (total <= (double)cap || !isfinite(total)) break;
-    cell *= 1.5;
-  }
-  geom[0] = lo[0];
-  geom[1] = lo[1];
-  geom[2] = three ? lo[2] : 0.0;
-  geom[3] = cell;
-  geom[4] = counts[0];
-  geom[5] = counts[1];
-  geom[6] = counts[2];
-  geom[7] = counts[0] * counts[1] * counts[2];
-}
-
-inline int fr_cell_axis(double x, double o, double cell, int s) { return min(s - 1, (int)floor((x - o) / cell)); }
-
-__kernel void fr_cells_count(const int n, const int three, __global const double* pos, __global const double* geom,
-                             __global int* cellOf, volatile __global int* count) {
-  const int v = get_global_id(0);
-  if (v >= n) return;
-  const double cell = geom[3];
-  const int sx = (int)geom[4];
-  const int sy = (int)geom[5];
-  const int sz = (int)geom[6];
-  const double3 p = fr_load(pos, v, three);
-  const int cx = fr_cell_axis(p.x, geom[0], cell, sx);
-  const int cy = fr_cell_axis(p.y, geom[1], cell, sy);
-  const int cz = three ? fr_cell_axis(p.z, geom[2], cell, sz) : 0;
-  const int c = cx + sx * (cy + sy * cz);
-  cellOf[v] = c;
-  atomic_inc(&count[c]);
-}
-
-// Exclusive scan of count[0 .. cap) into start, step 1: within each work-group, with each group's sum.
-__kernel void fr_scan_groups(const int cap, __global const int* count, __global int* start, __global int* sums) {
-  __local int scratch[WG];
-  const int i = get_global_id(0);
-  const int l = get_local_id(0);
-  const int value = i < cap ? count[i] : 0;
-  scratch[l] = value;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (int s = 1; s < WG; s <<= 1) {
-    const int add = l >= s ? scratch[l - s] : 0;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    scratch[l] += add;
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (i < cap) start[i] = scratch[l] - value;
-  if (l == WG - 1) sums[get_group_id(0)] = scratch[l];
-}
-
-// Step 2 (one work-item): the groups' sums scanned in place (exclusive); start[cap] = the total.
-__kernel void fr_scan_sums(const int groups, const int cap, __global int* sums, __global int* start) {
-  if (get_global_id(0) != 0) return;
-  int run = 0;
-  for (int g = 0; g < groups; g++) {
-    const int s = sums[g];
-    sums[g] = run;
-    run += s;
-  }
-  start[cap] = run;
-}
-
-// Step 3: each group's offset added; the scatter's fill counters zeroed.
-__kernel void fr_scan_add(const int cap, __global int* start, __global const int* sums, __global int* fill) {
-  const int i = get_global_id(0);
-  if (i >= cap) return;
-  start[i] += sums[get_group_id(0)];
-  fill[i] = 0;
-}
-
-__kernel void fr_cells_scatter(const int n, __global const int* cellOf, __global const int* start,
-                               volatile __global int* fill, __global int* order) {
+// The grid form: cellOf[v] is v's cell (x + sx * (y + sy * z)); start/order list each cell's vertices.
+__kernel void fr_step_grid(const int n, const int three, __global const double* pos, __global double* next,
+                           const int sx, const int sy, const int sz, __global const int* cellOf,
+                           __global const int* start, __global const int* order, __global const int* adjStart,
+                           __global const int* adjNbr, __global const int* adjEdge, __global const double* weight,
+                           const int weighted, __global const double* lower, __global const double* upper,
+                           const int bounded, const double temp, const uint seed, const uint step) {
   const int v = get_global_id(0);
   if (v >= n) return;
   const int c = cellOf[v];
-  order[start[c] + atomic_inc(&fill[c])] = v;
-}
-
-// Each cell's vertices in vertex order (insertion sort: cells hold a few vertices); the cell's count zeroed for
-// the next step.
-__kernel void fr_cells_sort(const int cells, __global const int* start, __global int* order, __global int* count) {
-  const int c = get_global_id(0);
-  if (c >= cells) return;
-  count[c] = 0;
-  const int a = start[c];
-  const int b = start[c + 1];
-  for (int i = a + 1; i < b; i++) {
-    const int x = order[i];
-    int j = i - 1;
-    while (j >= a && order[j] > x) {
-      order[j + 1] = order[j];
-      j--;
-    }
-    order[j + 1] = x;
-  }
-}
-
-__kernel void fr_step_grid(const int n, const int three, __global const double* pos, __global double* next,
-                           __global const double* geom, __global const int* start, __global const int* order,
-                           __global const int* adjStart, __global const int* adjNbr, __global const int* adjEdge,
-                           __global const double* weight, const int weighted, __global const double* lower,
-                           __global const double* upper, const int bounded, const double temp, const uint seed,
-                           const uint step) {
-  const int v = get_global_id(0);
-  if (v >= n) return;
-  const double cell = geom[3];
-  const int sx = (int)geom[4];
-  const int sy = (int)geom[5];
-  const int sz = (int)geom[6];
-  const double3 pv = fr_load(pos, v, three);
-  const int cx = fr_cell_axis(pv.x, geom[0], cell, sx);
-  const int cy = fr_cell_axis(pv.y, geom[1], cell, sy);
-  const int cz = three ? fr_cell_axis(pv.z, geom[2], cell, sz) : 0;
+  const int cx = c % sx;
+  const int cy = (c / sx) % sy;
+  const int cz = c / (sx * sy);
   const int zr = three ? 1 : 0;
+  const double3 pv = fr_load(pos, v, three);
   double3 f = (double3)(0.0, 0.0, 0.0);
   for (int oz = -zr; oz <= zr; oz++) {
-    const int z = cz + oz;
-    if (z < 0 || z >= sz) continue;
     for (int oy = -1; oy <= 1; oy++) {
-      const int y = cy + oy;
-      if (y < 0 || y >= sy) continue;
       for (int ox = -1; ox <= 1; ox++) {
+        // the own cell, the forward cells (no negative offset) and the backward ones (no positive offset)
+        const int forward = ox >= 0 && oy >= 0 && oz >= 0;
+        const int backward = ox <= 0 && oy <= 0 && oz <= 0;
+        if (!forward && !backward) continue;
         const int x = cx + ox;
-        if (x < 0 || x >= sx) continue;
-        const int c = x + sx * (y + sy * z);
-        const int end = start[c + 1];
-        for (int s = start[c]; s < end; s++) {
+        const int y = cy + oy;
+        const int z = cz + oz;
+        if (x < 0 || x >= sx || y < 0 || y >= sy || z < 0 || z >= sz) continue;
+        const int cell = x + sx * (y + sy * z);
+        const int end = start[cell + 1];
+        for (int s = start[cell]; s < end; s++) {
           const int u = order[s];
           if (u == v) continue;
           double3 d = pv - fr_load(pos, u, three);
