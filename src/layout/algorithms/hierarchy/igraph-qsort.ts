@@ -37,8 +37,15 @@ function vecswap(arr: Int32Array, i: number, j: number, count: number): void {
 }
 
 function insertionSort(arr: Int32Array, base: number, n: number, keys: Float64Array): void {
-  for (let pm = base + 1; pm < base + n; pm++)
-    for (let pl = pm; pl > base && cmp(keys, arr[pl - 1] as number, arr[pl] as number) > 0; pl--) swap(arr, pl, pl - 1);
+  for (let pm = base + 1; pm < base + n; pm++) {
+    for (let pl = pm; pl > base; pl--) {
+      const a = arr[pl - 1] as number;
+      const b = arr[pl] as number;
+      if ((keys[a] as number) <= (keys[b] as number)) break;
+      arr[pl - 1] = b;
+      arr[pl] = a;
+    }
+  }
 }
 
 /** Sorts arr[base, base + n) in place with cmp, exactly as igraph_qsort does (element indices for pointers). */
@@ -68,11 +75,13 @@ function localQsort(arr: Int32Array, base0: number, n0: number, keys: Float64Arr
     let pb = pa;
     let pc = base + n - 1;
     let pd = pc;
+    // The pivot stays at arr[base] through the partition.
+    const pivot = keys[arr[base] as number] as number;
     for (;;) {
       while (pb <= pc) {
-        const r = cmp(keys, arr[pb] as number, arr[base] as number);
-        if (r > 0) break;
-        if (r === 0) {
+        const k = keys[arr[pb] as number] as number;
+        if (k > pivot) break;
+        if (k === pivot) {
           swapCnt = 1;
           swap(arr, pa, pb);
           pa++;
@@ -80,9 +89,9 @@ function localQsort(arr: Int32Array, base0: number, n0: number, keys: Float64Arr
         pb++;
       }
       while (pb <= pc) {
-        const r = cmp(keys, arr[pc] as number, arr[base] as number);
-        if (r < 0) break;
-        if (r === 0) {
+        const k = keys[arr[pc] as number] as number;
+        if (k < pivot) break;
+        if (k === pivot) {
           swapCnt = 1;
           swap(arr, pc, pd);
           pd--;
