@@ -1,13 +1,15 @@
 // Fans a session's layout frames out to the pages connected to this instance (and, through the bus, to other
-// instances): at most one frame per frameMs per session (a newer frame replaces a held one: the newest wins, the
-// last always goes), and the latest frame kept for a late viewer.
+// instances): at most one frame per frameMs per session on average (a newer frame replaces a held one: the newest
+// wins, the last always goes), and the latest frame kept for a late viewer. Frames go in slots frameMs apart; a
+// slot missed because the event loop was busy may be made up (never closer than frameMs / 2), so a loaded loop
+// does not lower the rate.
 import type { LayoutBus } from "./layout-bus.ts";
 
 export type FrameListener = (bytes: Uint8Array) => void;
 
 export type LayoutFanout = ReturnType<typeof createLayoutFanout>;
 
-type Outlet = { lastSent: number; held: Uint8Array | undefined; timer: ReturnType<typeof setTimeout> | undefined };
+type Outlet = { nextSlot: number; held: Uint8Array | undefined; timer: ReturnType<typeof setTimeout> | undefined };
 
 export function createLayoutFanout(options: { frameMs: number; bus?: LayoutBus | undefined }) {
   const { frameMs, bus } = options;
@@ -23,7 +25,8 @@ export function createLayoutFanout(options: { frameMs: number; bus?: LayoutBus |
   }
 
   function send(sessionId: string, outlet: Outlet, bytes: Uint8Array): void {
-    outlet.lastSent = Date.now();
+    const now = Date.now();
+    outlet.nextSlot = Math.max(outlet.nextSlot + frameMs, now + frameMs / 2);
     deliver(sessionId, bytes);
     bus?.publishFrame(sessionId, bytes);
   }
@@ -34,10 +37,10 @@ export function createLayoutFanout(options: { frameMs: number; bus?: LayoutBus |
       local.add(sessionId);
       let outlet = outlets.get(sessionId);
       if (!outlet) {
-        outlet = { lastSent: 0, held: undefined, timer: undefined };
+        outlet = { nextSlot: 0, held: undefined, timer: undefined };
         outlets.set(sessionId, outlet);
       }
-      const wait = outlet.lastSent + frameMs - Date.now();
+      const wait = outlet.nextSlot - Date.now();
       if (wait <= 0 && !outlet.timer) {
         send(sessionId, outlet, bytes);
         return;

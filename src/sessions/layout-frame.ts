@@ -21,12 +21,13 @@ export type FrameHeader = {
 
 export type Frame = FrameHeader & { positions: Float32Array };
 
-/** One frame's bytes (one copy of the positions). */
-export function encodeFrame(header: FrameHeader, positions: Float32Array): Uint8Array {
-  if (positions.length !== header.nodeCount * header.dims)
-    throw new Error(`a frame of ${header.nodeCount} nodes in ${header.dims}D needs ${header.nodeCount * header.dims} values`);
-  const bytes = new Uint8Array(FRAME_HEADER_BYTES + positions.byteLength);
-  const view = new DataView(bytes.buffer);
+/** Writes the header into the first FRAME_HEADER_BYTES of `bytes` (a frame whose positions are already in place). */
+export function writeHeader(bytes: Uint8Array, header: FrameHeader): Uint8Array {
+  if (bytes.byteLength !== FRAME_HEADER_BYTES + header.nodeCount * header.dims * 4)
+    throw new Error(
+      `a frame of ${header.nodeCount} nodes in ${header.dims}D is ${FRAME_HEADER_BYTES + header.nodeCount * header.dims * 4} bytes`,
+    );
+  const view = new DataView(bytes.buffer, bytes.byteOffset, FRAME_HEADER_BYTES);
   const words = [
     FRAME_MAGIC,
     header.seq,
@@ -38,9 +39,21 @@ export function encodeFrame(header: FrameHeader, positions: Float32Array): Uint8
     0,
   ];
   for (const [i, word] of words.entries()) view.setUint32(i * 4, word >>> 0, true);
-  // Float32Array is little-endian on every platform Node runs on.
-  bytes.set(new Uint8Array(positions.buffer, positions.byteOffset, positions.byteLength), FRAME_HEADER_BYTES);
   return bytes;
+}
+
+/** An empty frame for `values` positions: the positions go at FRAME_HEADER_BYTES (4-byte aligned), the header later. */
+export function allocateFrame(values: number): { bytes: Uint8Array; positions: Float32Array } {
+  const buffer = new ArrayBuffer(FRAME_HEADER_BYTES + values * 4);
+  return { bytes: new Uint8Array(buffer), positions: new Float32Array(buffer, FRAME_HEADER_BYTES, values) };
+}
+
+/** One frame's bytes (one copy of the positions). */
+export function encodeFrame(header: FrameHeader, positions: Float32Array): Uint8Array {
+  const frame = allocateFrame(positions.length);
+  // Float32Array is little-endian on every platform Node runs on.
+  frame.positions.set(positions);
+  return writeHeader(frame.bytes, header);
 }
 
 /** The header of a frame, or undefined when the bytes are not one. */

@@ -6,7 +6,7 @@ import type { Logger } from "../server/logger.ts";
 import type { Db } from "../store/prisma.ts";
 import { maxIterOf } from "./layout-entry.ts";
 import type { LayoutFanout } from "./layout-fanout.ts";
-import { encodeFrame, type LayoutState } from "./layout-frame.ts";
+import { FRAME_HEADER_BYTES, type LayoutState, writeHeader } from "./layout-frame.ts";
 import type { FrameReason, LayoutThreadCommand, LayoutThreadInit, LayoutThreadReply } from "./layout-thread-messages.ts";
 import type { VizSessionService } from "./viz-sessions.ts";
 
@@ -35,6 +35,9 @@ type Job = {
   dims: number;
   seq: number;
   positions: Float32Array | undefined;
+  /** The latest frame's bytes (positions in place); its header is written when it is emitted. */
+  frame: Uint8Array | undefined;
+  frameSent: boolean;
   waiting: Waiter[];
   chain: Promise<void>;
   heartbeat: ReturnType<typeof setInterval>;
@@ -70,7 +73,7 @@ export function createLayoutRunner(deps: {
     db.sessionLayoutJob.updateMany({ where: { sessionId: job.sessionId, instanceId }, data });
 
   function emit(job: Job): void {
-    if (!job.positions) return;
+    if (!job.positions || !job.frame) return;
     job.seq += 1;
     const header = {
       seq: job.seq,
@@ -80,7 +83,10 @@ export function createLayoutRunner(deps: {
       maxIter: job.maxIter,
       state: job.state,
     };
-    fanout.publish(job.sessionId, encodeFrame(header, job.positions));
+    // A frame already sent keeps its header: a repeat (FAILED after the last frame) goes as a copy.
+    const bytes = job.frameSent ? job.frame.slice() : job.frame;
+    job.frameSent = true;
+    fanout.publish(job.sessionId, writeHeader(bytes, header));
   }
 
   function settle(job: Job, reason: FrameReason | "all"): void {
@@ -106,9 +112,12 @@ export function createLayoutRunner(deps: {
     void job.worker.terminate().catch(() => {});
   }
 
-  function onFrame(job: Job, reason: FrameReason, iteration: number, positions: Float32Array): void {
+  function onFrame(job: Job, reason: FrameReason, iteration: number, frame: Uint8Array): void {
+    const positions = new Float32Array(frame.buffer, frame.byteOffset + FRAME_HEADER_BYTES, (frame.byteLength - FRAME_HEADER_BYTES) / 4);
     job.iteration = iteration;
     job.positions = positions;
+    job.frame = frame;
+    job.frameSent = false;
     if (reason === "pause") job.state = "PAUSED";
     else if (reason === "resume") job.state = "RUNNING";
     else if (reason === "stop") job.state = "STOPPED";
@@ -173,6 +182,8 @@ export function createLayoutRunner(deps: {
       dims: 2,
       seq: 0,
       positions: undefined,
+      frame: undefined,
+      frameSent: false,
       waiting: [],
       chain: Promise.resolve(),
       heartbeat: setInterval(() => {
@@ -190,7 +201,7 @@ export function createLayoutRunner(deps: {
     worker.on("message", (reply: LayoutThreadReply) => {
       if (job.ended) return;
       if (reply.type === "ready") job.dims = reply.dims;
-      else if (reply.type === "frame") onFrame(job, reply.reason, reply.iteration, reply.positions);
+      else if (reply.type === "frame") onFrame(job, reply.reason, reply.iteration, reply.frame);
       else onFailure(job, reply.field ? `${reply.field}: ${reply.message}` : reply.message);
     });
     worker.on("error", (error) => onFailure(job, error.message));

@@ -34,5 +34,6 @@ export type FrameReason = "tick" | "pause" | "resume" | "params" | "stop" | "don
 
 export type LayoutThreadReply =
   | { type: "ready"; nodeCount: number; dims: number }
-  | { type: "frame"; reason: FrameReason; iteration: number; positions: Float32Array }
+  /** `frame`: a whole frame's bytes with the positions in place (layout-frame.ts); the runner writes the header. */
+  | { type: "frame"; reason: FrameReason; iteration: number; frame: Uint8Array }
   | { type: "failed"; message: string; field?: string | undefined };

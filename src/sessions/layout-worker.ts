@@ -11,6 +11,7 @@ import { isAppError } from "../errors/app-error.ts";
 import { readTable } from "../ingest/table-files.ts";
 import type { LayoutIteration } from "../layout/types.ts";
 import { findAnyLayout, maxIterOf } from "./layout-entry.ts";
+import { allocateFrame } from "./layout-frame.ts";
 import type { FrameReason, LayoutThreadCommand, LayoutThreadInit, LayoutThreadReply } from "./layout-thread-messages.ts";
 
 const init = workerData as LayoutThreadInit;
@@ -68,12 +69,15 @@ async function main(): Promise<void> {
   const n = layout.positions().length / layout.dims;
   post({ type: "ready", nodeCount: n, dims: layout.dims });
   const send = (reason: FrameReason) => {
-    // positions() may be a view reused by the layout: post a copy, transferred (no second copy).
-    const positions = layout.positions().slice();
-    post({ type: "frame", reason, iteration: layout.iteration, positions }, [positions.buffer as ArrayBuffer]);
+    // positions() may be a view reused by the layout: copy it into a frame's bytes, transferred (no second copy).
+    const positions = layout.positions();
+    const frame = allocateFrame(positions.length);
+    frame.positions.set(positions);
+    post({ type: "frame", reason, iteration: layout.iteration, frame: frame.bytes }, [frame.bytes.buffer as ArrayBuffer]);
   };
   send(paused ? "pause" : "tick");
-  let lastPost = Date.now();
+  // Ticks are due every frameMs (a late one moves the next no later than frameMs after it).
+  let due = Date.now() + init.frameMs;
   try {
     while (!stopping) {
       for (let command = commands.shift(); command; command = commands.shift()) {
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
           maxIter = maxIterOf({ max_iter: maxIter, ...command.params });
         }
         send(command.type);
-        lastPost = Date.now();
+        due = Date.now() + init.frameMs;
       }
       if (stopping) break;
       if (maxIter > 0 && layout.iteration >= maxIter) {
@@ -101,9 +105,10 @@ async function main(): Promise<void> {
         continue;
       }
       layout.step();
-      if (Date.now() - lastPost >= init.frameMs) {
+      const now = Date.now();
+      if (now >= due) {
         send("tick");
-        lastPost = Date.now();
+        due = Math.max(due + init.frameMs, now);
       }
       await yieldToMessages();
     }
