@@ -73,21 +73,28 @@ export function frJitter(h: number, part: number): number {
 export type FrGrid = { steps: [number, number, number]; cellOf: Int32Array; start: Int32Array; order: Int32Array; slotCell: Int32Array };
 
 /** The cell of a coordinate as igraph_i_2dgrid_which finds it (outside the grid: the border cell). */
-function cellAxis(x: number, min: number, max: number, steps: number): number {
+function cellAxis(x: number, min: number, max: number, cell: number, steps: number): number {
   if (x <= min) return 0;
   if (x >= max) return steps - 1;
-  return Math.min(steps - 1, Math.floor((x - min) / FR_CELL));
+  return Math.min(steps - 1, Math.floor((x - min) / cell));
 }
 
+/**
+ * The grid: igraph's cells of 2 over [-sqrt(n)/2, sqrt(n)/2] per axis. In 3D (igraph's 3D start box is as wide,
+ * which would make (sqrt(n)/2)^3 mostly empty cells) at most about 2n cells, each wider than 2 where needed; only
+ * pairs closer than 2 repel either way.
+ */
 export function frGrid(n: number, dims: 2 | 3, positions: Float64Array): FrGrid {
   const width = Math.sqrt(n);
-  const s = Math.max(1, Math.ceil(width / FR_CELL));
+  let s = Math.max(1, Math.ceil(width / FR_CELL));
+  if (dims === 3) s = Math.max(1, Math.min(s, Math.ceil(Math.cbrt(2 * n))));
+  const cell = Math.max(FR_CELL, width / s);
   const steps: [number, number, number] = [s, s, dims === 3 ? s : 1];
   const cellOf = new Int32Array(n);
   const start = new Int32Array(s * s * steps[2] + 1);
   for (let v = 0; v < n; v++) {
     let c = 0;
-    for (let k = dims - 1; k >= 0; k--) c = c * s + cellAxis(positions[v * dims + k] as number, -width / 2, width / 2, s);
+    for (let k = dims - 1; k >= 0; k--) c = c * s + cellAxis(positions[v * dims + k] as number, -width / 2, width / 2, cell, s);
     cellOf[v] = c;
     start[c + 1] = (start[c + 1] as number) + 1;
   }

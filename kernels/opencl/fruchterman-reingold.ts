@@ -2,10 +2,11 @@
 // the positions, graph, bounds and igraph's grid (filled once from the start, as igraph does) stay on the device
 // between steps; a step is one kernel, with nothing read back until `read`.
 import { type FrArgs, type FrStepper, frGrid } from "../cpu/fruchterman-reingold.ts";
-import { type Handle, kernel, Scope } from "./runtime.ts";
+import { cl, type Handle, kernel, Scope } from "./runtime.ts";
 
 const EMPTY = new Float64Array(0);
 const FILE = "fruchterman-reingold";
+const FINISH_EVERY = 8;
 
 export function frStepperOpenCl(args: FrArgs): FrStepper {
   const { n, dims, weight, grid, disconnected, lower, upper, seed } = args;
@@ -91,6 +92,9 @@ export function frStepperOpenCl(args: FrArgs): FrStepper {
         }
         [pos, next] = [next, pos];
         steps++;
+        // steps only enqueue: wait now and then, so the queue stays short and progress / cancellation between
+        // steps track the device
+        if (steps % FINISH_EVERY === 0) cl().finish();
       },
       read(into: Float64Array) {
         return scope.read(pos, into);
