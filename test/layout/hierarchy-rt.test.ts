@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { ComputeCancelled, ComputeInputError, cpuContext } from "../../src/compute/types.ts";
+import { eccentricities } from "../../src/layout/algorithms/hierarchy/eccentricity.ts";
 import { findLayout } from "../../src/layout/registry.ts";
 import { answerValue, runReference } from "../helpers/graph-reference.ts";
 import { allFinite, randomGraph } from "../helpers/layout-quality.ts";
@@ -83,6 +84,30 @@ const cases: Case[] = [
   { label: "ring (degree ties)", n: 50, edges: ring(50), directed: false, py: "", params: {} },
   { label: "grid (degree ties)", n: 64, edges: gridGraph(8, 8), directed: false, py: "", params: {} },
   { label: "600-vertex tree (eccentricity root)", n: 600, edges: randomTree(600, 13), directed: false, py: "", params: {} },
+  {
+    label: "600-vertex forest with isolated vertices (eccentricity roots)",
+    n: 600,
+    edges: randomTree(550, 15).filter((_, i) => i % 50 !== 7),
+    directed: false,
+    py: "",
+    params: {},
+  },
+  {
+    label: "600-vertex out-polytree (eccentricity roots)",
+    n: 600,
+    edges: randomTree(600, 16).map(([s, t], i) => (i % 5 === 0 ? [t, s] : [s, t]) as [number, number]),
+    directed: true,
+    py: "",
+    params: {},
+  },
+  {
+    label: "600-vertex in-tree, mode in (eccentricity root)",
+    n: 600,
+    edges: randomTree(600, 17).map(([s, t]) => [t, s] as [number, number]),
+    directed: true,
+    py: 'mode="in"',
+    params: { mode: "in" },
+  },
   { label: "700-vertex graph (eccentricity root)", n: 700, edges: randomGraph(700, 900, 14), directed: false, py: "", params: {} },
   { label: "single vertex", n: 1, edges: [], directed: false, py: "", params: {} },
   { label: "empty graph", n: 0, edges: [], directed: false, py: "", params: {} },
@@ -216,9 +241,48 @@ describe("igraph Reingold-Tilford", () => {
         throw new ComputeCancelled();
       },
     };
-    const big = computeGraph(600, randomTree(600, 31), { directed: false });
+    const big = computeGraph(600, randomGraph(600, 900, 31), { directed: false });
     expect(() => findLayout("igraph", "rt")?.place(big, {}, cancelled)).toThrow(ComputeCancelled);
     expect(() => findLayout("igraph", "sugiyama")?.place(big, {}, cancelled)).toThrow(ComputeCancelled);
     expect(allFinite(findLayout("igraph", "rt")?.place(big, { root: Int32Array.of(0) }, cancelled) as Float64Array)).toBe(true);
+  });
+
+  it("computes eccentricities exactly on forests, polytrees and cyclic graphs (the root choice from 500 vertices)", () => {
+    const brute = (n: number, edges: [number, number][], directed: boolean, mode: "out" | "in" | "all") => {
+      const adj: number[][] = Array.from({ length: n }, () => []);
+      for (const [s, t] of edges) {
+        if (!directed || mode !== "in") adj[s]?.push(t);
+        if (!directed || mode !== "out") adj[t]?.push(s);
+      }
+      return Array.from({ length: n }, (_, s) => {
+        const dist = new Array<number>(n).fill(-1);
+        dist[s] = 0;
+        const queue = [s];
+        for (let q = 0; q < queue.length; q++)
+          for (const w of adj[queue[q] as number] as number[])
+            if (dist[w] === -1) {
+              dist[w] = (dist[queue[q] as number] as number) + 1;
+              queue.push(w);
+            }
+        return Math.max(...dist);
+      });
+    };
+    const polytree = randomTree(300, 41).map(([s, t], i) => (i % 3 === 0 ? [t, s] : [s, t]) as [number, number]);
+    const graphs: [number, [number, number][], boolean][] = [
+      [300, randomTree(300, 40), false],
+      [320, [...randomTree(300, 42).filter((_, i) => i % 37 !== 3), [5, 5], [7, 8], [8, 7]], false],
+      [300, polytree, true],
+      [300, [...polytree, [polytree[4]?.[1] as number, polytree[4]?.[0] as number]], true],
+      [200, randomGraph(200, 260, 43), true],
+      [200, randomGraph(200, 260, 44), false],
+    ];
+    for (const [n, edges, directed] of graphs)
+      for (const mode of ["out", "in", "all"] as const) {
+        const got = eccentricities(
+          { n, from: Int32Array.from(edges, (e) => e[0]), to: Int32Array.from(edges, (e) => e[1]), directed },
+          directed ? mode : "all",
+        );
+        expect(Array.from(got)).toEqual(brute(n, edges, directed, directed ? mode : "all"));
+      }
   });
 });

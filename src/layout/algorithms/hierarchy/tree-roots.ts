@@ -2,6 +2,7 @@
 // highest-degree vertex of each connected component. Directed: of each strongly connected component that no edge
 // enters (mode out) or leaves (mode in), its highest out- (in-) degree vertex. Ties and the eccentricity variant
 // (igraph uses it from 500 vertices on: lowest eccentricity first) follow igraph's own sort.
+import { eccentricities } from "./eccentricity.ts";
 import { degreesNoLoops, type IGraph, type Mode, simpleAdjacency } from "./igraph-graph.ts";
 import { qsortInd } from "./igraph-qsort.ts";
 
@@ -76,38 +77,6 @@ function components(graph: IGraph, mode: Mode): { membership: Int32Array; count:
     }
   }
   return { membership, count };
-}
-
-/** igraph_eccentricity over `mode`: the largest BFS distance to a reachable vertex. */
-function eccentricities(graph: IGraph, mode: Mode, checkCancelled: () => void): Float64Array {
-  const n = graph.n;
-  const adj = simpleAdjacency(graph, mode);
-  const out = new Float64Array(n);
-  const dist = new Int32Array(n);
-  const queue = new Int32Array(n);
-  for (let s = 0; s < n; s++) {
-    if ((s & 63) === 0) checkCancelled();
-    dist.fill(-1);
-    dist[s] = 0;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = s;
-    let far = 0;
-    while (head < tail) {
-      const u = queue[head++] as number;
-      const du = dist[u] as number;
-      if (du > far) far = du;
-      for (let j = adj.start[u] as number; j < (adj.start[u + 1] as number); j++) {
-        const w = adj.nbr[j] as number;
-        if (dist[w] === -1) {
-          dist[w] = du + 1;
-          queue[tail++] = w;
-        }
-      }
-    }
-    out[s] = far;
-  }
-  return out;
 }
 
 /** igraph_roots_for_tree_layout with the heuristic igraph_layout_reingold_tilford picks for this size. */
