@@ -91,6 +91,19 @@ describe("igraph drl parameters", () => {
     expect(flat.kind === "nodes" && flat.columns.map((c) => c.name)).toEqual(["x", "y"]);
   });
 
+  it("runs step by step (live sessions): the schedule's passes give the layout, then steps stop", () => {
+    for (const entry of [drl, drl3d]) {
+      const iteration = entry.start?.(graphOf(tree), {}, cpuContext);
+      if (!iteration) throw new Error(`${entry.name} has no start`);
+      expect(iteration.dims).toBe(entry.dims);
+      for (let i = 0; i < 2000; i++) iteration.step();
+      // igraph's ReCompute makes 755 passes of the default schedule: liquid 200, expansion 200, cooldown 200,
+      // crunch 50, simmer 100, and one at each of the four later stage changes and at the end
+      expect(iteration.iteration).toBe(755);
+      expect(Array.from(iteration.positions())).toEqual(Array.from(place(entry, tree)));
+    }
+  });
+
   it("takes the presets and option mappings; a mapping without edge cutting changes the layout", () => {
     const byPreset = ["default", "coarsen", "coarsest", "refine", "final"].map((options) => place(drl, random, { options }));
     for (const pos of byPreset) expect(allFinite(pos)).toBe(true);
@@ -145,6 +158,8 @@ describe("igraph drl parameters", () => {
       [{ seed: "origin" }, "seed"],
       [{ seed: Array.from({ length: tree.n }, () => [0, "a"]) }, "seed"],
       [{ weights: Float64Array.from(tree.edges, () => 0) }, "weights"],
+      // igraph: "Exceeded density grid in DrL"
+      [{ seed: Array.from({ length: tree.n }, (_, i) => [3000, i]) }, "seed"],
     ];
     for (const [params, field] of cases)
       expect(

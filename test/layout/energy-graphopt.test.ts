@@ -56,6 +56,22 @@ describe("igraph graphopt physics and parameters", () => {
     expect(place(small, { seed: rows })).not.toEqual(place(small));
   });
 
+  it("runs step by step (live sessions): niter steps are the layout; setParams changes the next steps", () => {
+    const graph = graphOf(small);
+    const iteration = graphopt.start?.(graph, params({ niter: 50 }), cpuContext);
+    if (!iteration) throw new Error("graphopt has no start");
+    for (let i = 0; i < 50; i++) iteration.step();
+    expect(iteration.iteration).toBe(50);
+    expect(Array.from(iteration.positions())).toEqual(Array.from(Float32Array.from(place(small, { niter: 50 }))));
+    expect(graphopt.liveParams).toContain("node_charge");
+    const before = Float64Array.from(iteration.positions());
+    iteration.setParams?.({ max_sa_movement: 0 });
+    iteration.step();
+    expect(Float64Array.from(iteration.positions())).toEqual(before);
+    const fromInitial = graphopt.start?.(graph, params(), cpuContext, new Float32Array(small.n * 2).fill(3));
+    expect(Array.from(fromInitial?.positions() ?? [])).toEqual(new Array(small.n * 2).fill(3));
+  });
+
   it("caps each step's move along each axis at max_sa_movement", () => {
     const rows = Array.from({ length: small.n }, (_, i) => [(i * 37) % 101, (i * 53) % 103]);
     const after = place(small, { seed: rows, niter: 1, max_sa_movement: 0.25 });

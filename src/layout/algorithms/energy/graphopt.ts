@@ -39,31 +39,34 @@ function axial(pos: Float64Array, other: number, self: number, force: number, di
   return [x, y];
 }
 
-/** Runs graphopt from `start` (node-major x, y; igraph's random layout under `seed` when null). */
-export function graphoptLayout(
-  graph: ComputeGraph,
-  p: GraphoptParams,
-  start: Float64Array | null,
-  seed: number,
-  ctx: ComputeContext,
-): Float64Array {
-  const n = graph.n;
-  const pos = start ? Float64Array.from(start) : igraphRandomLayout(n, 2, seededRandom(seed));
-  const fx = new Float64Array(n);
-  const fy = new Float64Array(n);
-  const charged = p.node_charge !== 0;
-  const { src, dst, m } = graph;
-  for (let i = p.niter; i > 0; i--) {
-    ctx.checkCancelled();
-    if (i % 10 === 0) ctx.progress({ phase: "graphopt", iteration: p.niter - i, fraction: 1 - i / p.niter });
+/** graphopt as a running simulation: one step() is one of igraph's iterations; params may change between steps. */
+export class GraphoptRun {
+  readonly pos: Float64Array;
+  p: GraphoptParams;
+  private readonly graph: ComputeGraph;
+  private readonly fx: Float64Array;
+  private readonly fy: Float64Array;
+
+  constructor(graph: ComputeGraph, p: GraphoptParams, start: Float64Array | null, seed: number) {
+    this.graph = graph;
+    this.p = p;
+    this.pos = start ? Float64Array.from(start) : igraphRandomLayout(graph.n, 2, seededRandom(seed));
+    this.fx = new Float64Array(graph.n);
+    this.fy = new Float64Array(graph.n);
+  }
+
+  step(): void {
+    const { pos, fx, fy, p } = this;
+    const { n, src, dst, m } = this.graph;
     fx.fill(0);
     fy.fill(0);
-    if (charged) {
+    if (p.node_charge !== 0) {
       for (let a = 0; a < n; a++) {
         for (let b = a + 1; b < n; b++) {
           const dx = (pos[a * 2] as number) - (pos[b * 2] as number);
           const dy = (pos[a * 2 + 1] as number) - (pos[b * 2 + 1] as number);
           const distance = Math.sqrt(dx * dx + dy * dy);
+          // igraph skips coincident vertices and pairs 500 or more apart
           if (distance !== 0 && distance < 500) {
             const force = COULOMBS_CONSTANT * ((p.node_charge * p.node_charge) / (distance * distance));
             const [x, y] = axial(pos, b, a, force, distance);
@@ -82,6 +85,7 @@ export function graphoptLayout(
       const dy = (pos[other * 2 + 1] as number) - (pos[self * 2 + 1] as number);
       const distance = Math.sqrt(dx * dx + dy * dy);
       if (distance === 0 || distance === p.spring_length) continue;
+      // Hooke: pulled towards the other end when longer than the spring, pushed away when shorter; half each
       const force = -1 * p.spring_constant * Math.abs(distance - p.spring_length);
       let [x, y] = axial(pos, other, self, force, distance);
       if (distance < p.spring_length) {
@@ -103,5 +107,21 @@ export function graphoptLayout(
       pos[v * 2 + 1] = (pos[v * 2 + 1] as number) + my;
     }
   }
-  return pos;
+}
+
+/** Runs graphopt's niter iterations from `start` (node-major x, y; igraph's random layout under `seed` when null). */
+export function graphoptLayout(
+  graph: ComputeGraph,
+  p: GraphoptParams,
+  start: Float64Array | null,
+  seed: number,
+  ctx: ComputeContext,
+): Float64Array {
+  const run = new GraphoptRun(graph, p, start, seed);
+  for (let i = p.niter; i > 0; i--) {
+    ctx.checkCancelled();
+    if (i % 10 === 0) ctx.progress({ phase: "graphopt", iteration: p.niter - i, fraction: 1 - i / p.niter });
+    run.step();
+  }
+  return run.pos;
 }

@@ -4,11 +4,11 @@
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { ComputeInputError, type ParamSpec } from "../../../compute/types.ts";
 import { DEFAULT_SEED } from "../../seeded.ts";
-import { aliasOf, axisNames, type LayoutEntry, layoutEntry, splitAxes } from "../../types.ts";
+import { aliasOf, axisNames, type LayoutEntry, type LayoutIteration, layoutEntry, splitAxes } from "../../types.ts";
 import { type DavidsonHarelParams, davidsonHarelDefaults, davidsonHarelLayout } from "./davidson-harel.ts";
-import { drlLayout } from "./drl.ts";
+import { DrlGraph, drlLayout } from "./drl.ts";
 import { drlOptions } from "./drl-options.ts";
-import { type GraphoptParams, graphoptLayout } from "./graphopt.ts";
+import { type GraphoptParams, GraphoptRun, graphoptLayout } from "./graphopt.ts";
 import { lglLayout } from "./lgl.ts";
 import { startMatrix } from "./start-matrix.ts";
 
@@ -47,7 +47,44 @@ function placeDrl(graph: ComputeGraph, params: Record<string, unknown>, dims: 2 
   const weights = positiveWeights(params.weights, graph);
   const options = drlOptions(params.options);
   const start = startMatrix(params.seed, graph.n, dims);
-  return drlLayout(graph, dims, options, weights, start, DEFAULT_SEED, ctx);
+  try {
+    return drlLayout(graph, dims, options, weights, start, DEFAULT_SEED, ctx);
+  } catch (error) {
+    // igraph refuses a start outside DrL's plane the same way; with a seed it is the request's doing
+    if (start && error instanceof Error && error.message.startsWith("Exceeded density grid"))
+      throw new ComputeInputError(`seed places vertices outside DrL's plane (|coordinate| < ${dims === 2 ? 1950 : 95} or so)`, "seed");
+    throw error;
+  }
+}
+
+/** DrL step by step: one step is one pass of the schedule (ReCompute); steps after the schedule ends do nothing. */
+function startDrl(
+  graph: ComputeGraph,
+  params: Record<string, unknown>,
+  dims: 2 | 3,
+  ctx: Parameters<LayoutEntry["place"]>[2],
+  initial?: Float32Array,
+): LayoutIteration {
+  const weights = positiveWeights(params.weights, graph);
+  const options = drlOptions(params.options);
+  const start = initial ? Float64Array.from(initial) : startMatrix(params.seed, graph.n, dims);
+  if (start && start.length !== graph.n * dims)
+    throw new ComputeInputError(`the start gives ${start.length} values for ${graph.n} vertices in ${dims}D`, "seed");
+  const run = new DrlGraph(graph, dims, options, weights, DEFAULT_SEED, start);
+  let iteration = 0;
+  let done = graph.n === 0;
+  return {
+    dims,
+    get iteration() {
+      return iteration;
+    },
+    step() {
+      if (done) return;
+      done = !run.reCompute(ctx);
+      iteration++;
+    },
+    positions: () => run.pos,
+  };
 }
 
 const drlBase = layoutEntry({
@@ -57,6 +94,7 @@ const drlBase = layoutEntry({
   params: drlParams(true),
   doc: "DrL force-directed layout (density grid, liquid/expansion/cooldown/crunch/simmer schedule); dim=3 answers z",
   place: (graph, params, ctx) => placeDrl(graph, params, params.dim === 3 ? 3 : 2, ctx),
+  start: (graph, params, ctx, initial) => startDrl(graph, params, params.dim === 3 ? 3 : 2, ctx, initial),
 });
 /** drl with dim=3 answers x, y and z (the entry's dims say its default, 2). */
 const drl: LayoutEntry = {
@@ -75,6 +113,7 @@ const drl3d = layoutEntry({
   params: drlParams(false),
   doc: "DrL force-directed layout in 3D (x, y, z)",
   place: (graph, params, ctx) => placeDrl(graph, params, 3, ctx),
+  start: (graph, params, ctx, initial) => startDrl(graph, params, 3, ctx, initial),
 });
 
 const optionalPositive = (description: string): ParamSpec => ({ type: "number", nullable: true, description });
@@ -121,6 +160,8 @@ const lgl = layoutEntry({
   },
 });
 
+const GRAPHOPT_LIVE = ["node_charge", "node_mass", "spring_length", "spring_constant", "max_sa_movement"] as const;
+
 const graphopt = layoutEntry({
   library: "igraph",
   name: "graphopt",
@@ -137,6 +178,36 @@ const graphopt = layoutEntry({
   doc: "graphopt: Coulomb repulsion and Hooke springs, simulated step by step",
   place: (graph, params, ctx) =>
     graphoptLayout(graph, params as unknown as GraphoptParams, startMatrix(params.seed, graph.n, 2), DEFAULT_SEED, ctx),
+  start: (graph, params, _ctx, initial) => {
+    if (initial && initial.length !== graph.n * 2)
+      throw new ComputeInputError(`the start gives ${initial.length} values for ${graph.n} vertices`, "seed");
+    const run = new GraphoptRun(
+      graph,
+      { ...(params as unknown as GraphoptParams) },
+      initial ? Float64Array.from(initial) : startMatrix(params.seed, graph.n, 2),
+      DEFAULT_SEED,
+    );
+    const out = new Float32Array(graph.n * 2);
+    let iteration = 0;
+    return {
+      dims: 2,
+      get iteration() {
+        return iteration;
+      },
+      step() {
+        run.step();
+        iteration++;
+      },
+      positions() {
+        out.set(run.pos);
+        return out;
+      },
+      setParams(changed) {
+        run.p = { ...run.p, ...(changed as Partial<GraphoptParams>) };
+      },
+    };
+  },
+  liveParams: GRAPHOPT_LIVE,
 });
 
 const dh = layoutEntry({
