@@ -38,20 +38,23 @@ export type SessionLayout = {
 
 type JobRow = NonNullable<Awaited<ReturnType<Db["sessionLayoutJob"]["findUnique"]>>>;
 
+const live = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS;
+/** A RUNNING or PAUSED row whose instance stopped beating: no thread runs it any more. */
+const dead = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && !live(row);
+
+/** The job as GraphQL shows it: a dead one reads STOPPED, saying why (RESUME or START runs it again). */
 const toLayout = (row: JobRow): SessionLayout => ({
   sessionId: row.sessionId,
-  state: row.state as LayoutState,
+  state: dead(row) ? "STOPPED" : (row.state as LayoutState),
   library: row.library,
   algorithm: row.algorithm,
   params: JSON.parse(row.params) as Record<string, unknown>,
   iteration: row.iteration,
   maxIter: row.maxIter,
   nodeCount: row.nodeCount,
-  error: row.error,
+  error: dead(row) ? "the gateway instance running this layout stopped; RESUME or START runs it again" : row.error,
   updatedAt: row.updatedAt,
 });
-
-const live = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS;
 
 /** How long a command waits for the instance running the job to answer. */
 const REPLY_MS = 10_000;
@@ -287,7 +290,7 @@ export function createSessionLayouts(deps: {
       dims: 2,
       iteration: job.iteration,
       maxIter: job.maxIter,
-      state: job.state as LayoutState,
+      state: toLayout(job).state,
     };
     return encodeFrame(header, positions);
   }

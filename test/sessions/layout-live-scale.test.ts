@@ -97,6 +97,10 @@ describe("live session layout across two instances (Postgres, Redis)", () => {
          VALUES ($1, 'RUNNING', 'cugraph', 'force_atlas2', '{}', 17, 500, $2, 'gone', now() - interval '11 seconds', now())`,
         [sessionId, N],
       );
+      // No thread runs it: it reads STOPPED, saying why.
+      const shown = await layoutJob(b.url, token, sessionId);
+      expect(shown.state).toBe("STOPPED");
+      expect(shown.error).toMatch(/stopped/);
       // Alive (heartbeat fresh) it would be answered unchanged; this one is dead.
       const started = await control(b.url, token, sessionId, "START", LONG);
       expect(started.data.controlSessionLayout).toMatchObject({ state: "RUNNING", iteration: 0, maxIter: 1_000_000 });
