@@ -130,6 +130,19 @@ describe("igraph fr parameters", () => {
       [4, 5],
       [5, 3],
     ]);
+    // self-loops and a repeated edge change nothing but the attraction's weight
+    const loops = fr.place(
+      computeGraph(3, [
+        [0, 0],
+        [0, 1],
+        [0, 1],
+        [1, 2],
+        [2, 2],
+      ]),
+      {},
+      cpuContext,
+    );
+    expect(allFinite(loops)).toBe(true);
     for (const grid of ["nogrid", "grid"]) {
       const p = fr.place(g, { grid }, cpuContext);
       expect(allFinite(p)).toBe(true);

@@ -1,5 +1,7 @@
 // Fruchterman-Reingold (igraph's fr / fruchterman_reingold, and fr_3d / fr3d / fruchterman_reingold_3d), with
-// python-igraph 0.10's layout_fruchterman_reingold keyword names and defaults; CPU and OpenCL backends.
+// python-igraph 0.10's layout_fruchterman_reingold keyword names and defaults (python's `dim` is the _3d name);
+// CPU and OpenCL backends. One addition: igraph's 3D form has no grid (always all pairs, O(n^2) a step); here
+// fr_3d takes `grid` too, with the same automatic choice as 2D, so large graphs can be laid out in 3D.
 import type { ParamSpec } from "../../../compute/types.ts";
 import { aliasOf, type Dims, type LayoutEntry, layoutEntry } from "../../types.ts";
 import { placeFr, startFr } from "./layout.ts";
@@ -30,7 +32,7 @@ function params(dims: Dims): Record<string, ParamSpec> {
       type: "enum",
       values: ["auto", "grid", "nogrid"],
       default: "auto",
-      description: "grid: repel only vertices closer than 2 (fast); auto: the grid above 1000 vertices",
+      description: "grid: repel only the pairs of igraph's start grid closer than 2 (fast); auto: the grid above 1000 vertices",
     },
   };
   if (dims === 3) {
