@@ -140,6 +140,9 @@ export function qsortInd(values: ArrayLike<number>, order: "ascending" | "descen
   for (let i = 0; i < n; i++) idx[i] = i;
   const keys = new Float64Array(n);
   for (let i = 0; i < n; i++) keys[i] = order === "ascending" ? (values[i] as number) : -(values[i] as number);
-  if (n > 0) localQsort(idx, 0, n, keys);
+  // Strictly increasing keys: every correct sort answers the identity (ties are what igraph's order decides).
+  let increasing = true;
+  for (let i = 1; i < n && increasing; i++) increasing = (keys[i - 1] as number) < (keys[i] as number);
+  if (n > 0 && !increasing) localQsort(idx, 0, n, keys);
   return idx;
 }
