@@ -3,11 +3,12 @@
 // graphology's forceAtlas2 under the same settings), and each parameter's documented effect: gravity, LinLog,
 // prevent_overlapping, pos_list, edge weights, live setParams, progress and cancellation, Barnes-Hut accuracy.
 import { createRequire } from "node:module";
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { computeGraph, undirected } from "../../kernels/cpu/csr.ts";
 import { type Fa2Params, repulsion } from "../../kernels/cpu/force-atlas2.ts";
 import { allocTree, buildTree } from "../../kernels/cpu/force-atlas2-tree.ts";
-import { checkParams } from "../../src/compute/params.ts";
+import { checkParams, parseEntry, resolveParams } from "../../src/compute/params.ts";
 import { ComputeCancelled, type ComputeContext, cpuContext } from "../../src/compute/types.ts";
 import { fa2Params } from "../../src/layout/algorithms/force-atlas2/force-atlas2.ts";
 import { findLayout } from "../../src/layout/registry.ts";
@@ -273,6 +274,29 @@ describe("cugraph force_atlas2 (CPU)", () => {
       cpuContext,
     );
     expect(Array.from(directed)).toEqual(Array.from(reversed));
+  });
+
+  it("resolves pos_list's vertex ids to node rows through the request path, refusing unknown ids", () => {
+    const nodes = pl.DataFrame({ id: ["a", "b", "c"] });
+    const tables = { nodes, edges: undefined, nodeId: "id" };
+    const request = (pos_list: unknown) =>
+      parseEntry("layout", { libraries: ["cugraph"], alg: "force_atlas2", params: { pos_list } }, "layout", (lib, name) =>
+        lib === "cugraph" && name === "force_atlas2" ? entry : undefined,
+      );
+    const resolved = resolveParams(
+      request([
+        { vertex: "c", x: 5, y: 6 },
+        { vertex: "a", x: -1, y: 2 },
+      ]),
+      tables,
+    );
+    const records = resolved.pos_list as { rows: Int32Array; x: Float64Array; y: Float64Array };
+    expect(Array.from(records.rows)).toEqual([2, 0]);
+    expect(Array.from(records.x)).toEqual([5, -1]);
+    expect(Array.from(records.y)).toEqual([6, 2]);
+    const placed = entry.place(graphOf(3, [[0, 1]]), { ...resolved, max_iter: 0 }, cpuContext);
+    expect([placed[4], placed[5], placed[0], placed[1]]).toEqual([5, 6, -1, 2]);
+    expect(() => resolveParams(request([{ vertex: "z", x: 0, y: 0 }]), tables)).toThrow(/no node has id "z"/);
   });
 
   it("refuses unknown parameters and out-of-range values", () => {
