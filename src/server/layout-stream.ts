@@ -48,40 +48,83 @@ function sameOrigin(request: IncomingMessage, publicUrl: string | undefined): bo
   }
 }
 
+/** What a frame sender needs of a socket (ws's WebSocket has it). */
+export type FrameSocket = {
+  readonly readyState: number;
+  readonly OPEN: number;
+  readonly bufferedAmount: number;
+  send(bytes: Uint8Array): void;
+};
+
+/**
+ * Sends frames to one socket without queueing behind a slow reader: while more than two frames' bytes wait in the
+ * socket's buffer, a new frame is held instead (a newer one replaces it) and tried again after frameMs.
+ */
+export function createFrameSender(socket: FrameSocket, frameMs: number) {
+  let held: Uint8Array | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let sent = 0;
+  let skipped = 0;
+  const offer = (bytes: Uint8Array): void => {
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > 2 * bytes.byteLength) {
+      if (held) skipped += 1;
+      held = bytes;
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        const next = held;
+        held = undefined;
+        if (next) offer(next);
+      }, frameMs);
+      return;
+    }
+    // A held frame this newer one overtook never goes.
+    if (held && held !== bytes) skipped += 1;
+    held = undefined;
+    sent += 1;
+    socket.send(bytes);
+  };
+  return {
+    offer,
+    /** Frames sent, and frames replaced by a newer one before they could go. */
+    counts: () => ({ sent, skipped }),
+    close(): void {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      held = undefined;
+    },
+  };
+}
+
 export function createLayoutStream(services: Services, options: { clientAddress(request: IncomingMessage): string }) {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false });
   const frameMs = services.config.layoutFrameMs;
 
   function serve(ws: WebSocket, viewer: Viewer, sessionId: string): void {
-    let held: Uint8Array | undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let sent = false;
-    const offer = (bytes: Uint8Array) => {
-      if (ws.readyState !== ws.OPEN) return;
-      if (ws.bufferedAmount > 2 * bytes.byteLength) {
-        held = bytes;
-        timer ??= setTimeout(() => {
-          timer = undefined;
-          const next = held;
-          held = undefined;
-          if (next) offer(next);
-        }, frameMs);
-        return;
-      }
-      held = undefined;
-      sent = true;
-      ws.send(bytes, { binary: true });
-    };
-    const unsubscribe = services.layouts.subscribe(sessionId, offer);
+    const sender = createFrameSender(
+      {
+        get readyState() {
+          return ws.readyState;
+        },
+        OPEN: ws.OPEN,
+        get bufferedAmount() {
+          return ws.bufferedAmount;
+        },
+        send: (bytes) => ws.send(bytes, { binary: true }),
+      },
+      frameMs,
+    );
+    const unsubscribe = services.layouts.subscribe(sessionId, sender.offer);
     ws.on("message", () => {});
     ws.on("error", () => {});
     ws.on("close", () => {
       unsubscribe();
-      if (timer) clearTimeout(timer);
+      sender.close();
     });
     services.layouts.latestFrame(viewer, sessionId).then(
       (latest) => {
-        if (latest && !sent) offer(latest);
+        // A frame that came meanwhile is newer.
+        if (latest && sender.counts().sent === 0) sender.offer(latest);
       },
       (error: unknown) => services.logger.warn("layout stream: no first frame", { sessionId, error: String(error) }),
     );
