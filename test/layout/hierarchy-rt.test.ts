@@ -231,6 +231,8 @@ describe("igraph Reingold-Tilford", () => {
     expect(wrongLength).toBeInstanceOf(ComputeInputError);
     expect((wrongLength as ComputeInputError).field).toBe("rootlevel");
     expect((error({ root: Int32Array.of(9) }) as ComputeInputError).field).toBe("root");
+    expect((error({ root: Int32Array.of(0, 2), rootlevel: [1, 1.5] }) as ComputeInputError).field).toBe("rootlevel");
+    expect((error({ root: Int32Array.of(0, 2), rootlevel: [1, 2e9] }) as ComputeInputError).field).toBe("rootlevel");
     expect((error({ mode: "sideways" }) as ComputeInputError).field).toBe("mode");
   });
 

@@ -19,7 +19,13 @@ const treeParams: Record<string, ParamSpec> = {
     nullable: true,
     description: "the root(s), one per component (default: igraph's choice: highest degree, or lowest eccentricity from 500 vertices)",
   },
-  rootlevel: { type: "numbers", nullable: true, min: 0, description: "with several roots: the level (depth) of each root" },
+  rootlevel: {
+    type: "numbers",
+    nullable: true,
+    min: 0,
+    max: 1_000_000,
+    description: "with several roots: the level (depth) of each root",
+  },
 };
 
 function treeOptions(params: Record<string, unknown>, ctx: ComputeContext) {

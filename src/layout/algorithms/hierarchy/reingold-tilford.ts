@@ -35,7 +35,8 @@ export function reingoldTilford(graph: IGraph, options: TreeOptions): Float64Arr
       if (levels.length !== roots.length)
         throw new ComputeInputError(`rootlevel must give one level per root (${roots.length} roots, ${levels.length} levels)`, "rootlevel");
       for (const l of levels)
-        if (!Number.isInteger(l) || l < 0) throw new ComputeInputError("rootlevel values must be non-negative integers", "rootlevel");
+        if (!Number.isInteger(l) || l < 0 || l > 1_000_000)
+          throw new ComputeInputError("rootlevel values must be integers from 0 to 1,000,000", "rootlevel");
       // Each root with level l > 0 gets a chain of l virtual vertices above it; the chain's top is the new root.
       roots = roots.map((rn, i) => {
         const rl = levels[i] as number;
