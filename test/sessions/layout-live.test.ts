@@ -134,6 +134,34 @@ describe("live session layout on one server", () => {
     }
   });
 
+  it("starts from the session's stored layout when it has one, else from the layout's seeded start", async () => {
+    const placed = Float32Array.from({ length: N * 2 }, (_, i) => (i % 2 === 0 ? i : -i) / 10);
+    const withLayout = await openSession(url, token, datasetId);
+    const put = await fetch(`${url}/graph/data/${withLayout}/layout`, {
+      method: "PUT",
+      headers: bearer(token),
+      body: new Uint8Array(placed.buffer),
+    });
+    expect(put.status).toBe(204);
+    const seededA = await openSession(url, token, datasetId);
+    const seededB = await openSession(url, token, datasetId);
+    const firstFrame = async (sessionId: string) => {
+      const client = await streamFrames(url, sessionId, bearer(token));
+      try {
+        await control(url, token, sessionId, "START", LONG);
+        return await client.next((f) => f.iteration === 0);
+      } finally {
+        client.close();
+        await control(url, token, sessionId, "STOP");
+      }
+    };
+    expect((await firstFrame(withLayout)).positions).toEqual(placed);
+    const a = await firstFrame(seededA);
+    const b = await firstFrame(seededB);
+    expect(a.positions).toEqual(b.positions);
+    expect(a.positions).not.toEqual(placed);
+  });
+
   it("starts one job for two STARTs at once", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const [a, b] = await Promise.all([control(url, token, sessionId, "START", LONG), control(url, token, sessionId, "START")]);
