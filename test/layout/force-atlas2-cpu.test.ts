@@ -325,6 +325,13 @@ describe("cugraph force_atlas2 (CPU)", () => {
       return ls.reduce((s, e) => s + length(final, e), 0) / ls.length;
     };
     expect(mean(10)).toBeLessThan(mean(1));
+    // A weight of 0 to a negative power is refused (400 naming the field), at the start and live.
+    const zero = weights.map((w, e) => (e === 0 ? 0 : w));
+    expect(() => place(n, edges, { edge_weight_influence: -1 }, zero)).toThrow(/edge_weight_influence/);
+    const run = entry.start?.(graphOf(n, edges, zero), checkParams(entry, {}, "p"), cpuContext);
+    expect(() => run?.setParams?.({ edge_weight_influence: -0.5 })).toThrow(/edge_weight_influence/);
+    run?.step();
+    expect(allFinite(run?.positions() ?? [])).toBe(true);
   });
 
   it("place is start plus max_iter steps; setParams changes the next steps", () => {

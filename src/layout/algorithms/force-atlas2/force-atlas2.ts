@@ -97,12 +97,23 @@ function checkRadius(radius: Float64Array | null, n: number): Float64Array | nul
   return radius;
 }
 
+/** Every weight^edge_weight_influence must be finite (0 weights with a negative power, negative weights with a fractional one are not). */
+function checkWeightPower(weight: Float64Array | null, influence: number): void {
+  if (!weight) return;
+  for (const w of weight) {
+    if (!Number.isFinite(w)) throw new ComputeInputError("edge weights must be finite", "edge_weight");
+    if (!Number.isFinite(w ** influence))
+      throw new ComputeInputError(
+        `edge weight ${w} to the power edge_weight_influence ${influence} is not a finite number`,
+        "edge_weight_influence",
+      );
+  }
+}
+
 /** The engine's input from a graph (read undirected) and params. */
 export function fa2Setup(graph: ComputeGraph, params: Record<string, unknown>, initial?: Float32Array): Fa2Setup {
   const adj = undirected(graph);
-  if (graph.weight) {
-    for (const w of graph.weight) if (!Number.isFinite(w)) throw new ComputeInputError("edge weights must be finite", "edge_weight");
-  }
+  checkWeightPower(graph.weight, fa2Params(params).edgeWeightInfluence);
   return {
     n: graph.n,
     start: adj.start,
@@ -137,8 +148,11 @@ export function startForceAtlas2(
     },
     positions: () => engine.positions(),
     setParams(changes) {
-      current = { ...current, ...changes };
-      engine.setParams(fa2Params(current));
+      const next = { ...current, ...changes };
+      const stepParams = fa2Params(next);
+      checkWeightPower(graph.weight, stepParams.edgeWeightInfluence);
+      current = next;
+      engine.setParams(stepParams);
     },
     dispose: () => engine.dispose(),
   };
