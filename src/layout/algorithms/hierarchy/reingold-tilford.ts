@@ -37,6 +37,8 @@ export function reingoldTilford(graph: IGraph, options: TreeOptions): Float64Arr
       for (const l of levels)
         if (!Number.isInteger(l) || l < 0 || l > 1_000_000)
           throw new ComputeInputError("rootlevel values must be integers from 0 to 1,000,000", "rootlevel");
+      if (levels.reduce((sum, l) => sum + l, 0) > 10_000_000)
+        throw new ComputeInputError("rootlevel asks for more than 10,000,000 virtual levels in all", "rootlevel");
       // Each root with level l > 0 gets a chain of l virtual vertices above it; the chain's top is the new root.
       roots = roots.map((rn, i) => {
         const rl = levels[i] as number;
