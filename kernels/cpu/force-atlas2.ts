@@ -4,7 +4,10 @@
 // Per iteration: Barnes-Hut repulsion kr*m_i*m_j/d (through the quadtree of force-atlas2-tree.ts), gravity (linear
 // or strong), attraction along edges (lin or LinLog, weighted by w^edge_weight_influence, divided by the source's
 // mass under outbound attraction distribution), then cuGraph's adaptive speed (swing, traction, jitter tolerance)
-// and the position update.
+// and the position update. Where we depart: prevent_overlapping also repels body pairs the walk meets in leaves by
+// cuGraph's exact-mode overlap formula (its Barnes-Hut repulsion ignores radii, so nodes would still overlap);
+// barnes_hut_optimize false walks the same tree with theta 0 (every pair, FLT_EPSILON softening as exact_fa2);
+// adapt_speed's n * n is computed without cuGraph's int32 overflow (n > 46340).
 import { allocTree, buildTree, type QuadTree } from "./force-atlas2-tree.ts";
 
 /** FLT_EPSILON, as cuGraph's kernels add it. */
