@@ -120,8 +120,31 @@ function permuted(values: Float64Array, perm: Int32Array, dims: number): Float64
   return out;
 }
 
+/** The edges over slots (slotOf[vertex]), ordered by their source slot, with their weights in that order. */
+function edgesInSlots(args: FrArgs, slotOf: Int32Array): { src: Int32Array; dst: Int32Array; weight: Float64Array | null } {
+  const m = args.src.length;
+  const count = new Int32Array(args.n + 1);
+  for (let e = 0; e < m; e++) {
+    const s = (slotOf[args.src[e] as number] as number) + 1;
+    count[s] = (count[s] as number) + 1;
+  }
+  for (let i = 0; i < args.n; i++) count[i + 1] = (count[i + 1] as number) + (count[i] as number);
+  const src = new Int32Array(m);
+  const dst = new Int32Array(m);
+  const weight = args.weight ? new Float64Array(m) : null;
+  for (let e = 0; e < m; e++) {
+    const s = slotOf[args.src[e] as number] as number;
+    const at = count[s] as number;
+    count[s] = at + 1;
+    src[at] = s;
+    dst[at] = slotOf[args.dst[e] as number] as number;
+    if (weight) weight[at] = args.weight?.[e] as number;
+  }
+  return { src, dst, weight };
+}
+
 export function frStepper(args: FrArgs): FrStepper {
-  const { n, dims, weight, grid, disconnected, seed } = args;
+  const { n, dims, grid, disconnected, seed } = args;
   const three = dims === 3;
   const C = n * Math.sqrt(n);
   const cells = grid ? frGrid(n, dims, args.positions) : null;
@@ -134,8 +157,8 @@ export function frStepper(args: FrArgs): FrStepper {
   const p = perm ? permuted(args.positions, perm, dims) : Float64Array.from(args.positions);
   const lower = args.lower && perm ? permuted(args.lower, perm, dims) : args.lower;
   const upper = args.upper && perm ? permuted(args.upper, perm, dims) : args.upper;
-  const src = perm ? Int32Array.from(args.src, (v) => slotOf[v] as number) : args.src;
-  const dst = perm ? Int32Array.from(args.dst, (v) => slotOf[v] as number) : args.dst;
+  // edges in slots, sorted by their first end (the attraction loop then walks the positions mostly in order)
+  const { src, dst, weight } = perm ? edgesInSlots(args, slotOf) : { src: args.src, dst: args.dst, weight: args.weight };
   const disp = new Float64Array(n * dims);
   let steps = 0;
 
