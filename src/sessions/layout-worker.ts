@@ -2,13 +2,13 @@
 // the layout step by step, and posts its positions (transferred Float32Arrays) at most every frameMs, on each
 // command, and at the end. Commands (pause, resume, params, stop) arrive between steps.
 import { parentPort, workerData } from "node:worker_threads";
+import pl from "nodejs-polars";
 import { loadAlgorithms } from "../compute/algorithm-lookup.ts";
 import { createComputeContext } from "../compute/backend.ts";
 import { computeGraphOf } from "../compute/graph-from-tables.ts";
 import { type ParsedEntry, resolveParams } from "../compute/params.ts";
 import { ComputeInputError } from "../compute/types.ts";
 import { isAppError } from "../errors/app-error.ts";
-import { readTable } from "../ingest/table-files.ts";
 import type { LayoutIteration } from "../layout/types.ts";
 import { findAnyLayout, maxIterOf } from "./layout-entry.ts";
 import { allocateFrame } from "./layout-frame.ts";
@@ -26,12 +26,26 @@ function failed(error: unknown): void {
   else post({ type: "failed", message: error instanceof Error ? error.message : String(error) });
 }
 
+/** The columns of a stored table the layout reads (the ids, the edge ends and weight, column parameters), no more. */
+function readColumns(path: string, wanted: (string | undefined)[]): pl.DataFrame {
+  const scan = pl.scanIPC(path);
+  const present = new Set(scan.columns);
+  const columns = [...new Set(wanted.filter((c): c is string => c !== undefined && present.has(c)))];
+  return (columns.length > 0 ? scan.select(...columns) : scan).collectSync();
+}
+
 async function open(): Promise<{ iteration: LayoutIteration; params: Record<string, unknown> }> {
   await loadAlgorithms();
   const entry = findAnyLayout(init.library, init.algorithm);
   if (!entry?.start) throw new Error(`${init.library} ${init.algorithm} does not run step by step`);
-  const nodes = readTable(init.nodesPath);
-  const edges = init.edgesPath ? readTable(init.edgesPath) : undefined;
+  const columnParams = (type: "nodeColumn" | "edgeColumn") =>
+    Object.entries(entry.params)
+      .filter(([name, spec]) => spec.type === type && typeof init.params[name] === "string")
+      .map(([name]) => init.params[name] as string);
+  const nodes = readColumns(init.nodesPath, [init.nodeId, ...columnParams("nodeColumn")]);
+  const edges = init.edgesPath
+    ? readColumns(init.edgesPath, [init.source, init.destination, init.edgeWeight, ...columnParams("edgeColumn")])
+    : undefined;
   const tables = { nodes, edges, nodeId: init.nodeId, source: init.source, destination: init.destination, edgeWeight: init.edgeWeight };
   const graph = computeGraphOf(tables, init.directed);
   const parsed: ParsedEntry = { label: "layout", field: "layout", entry, params: init.params, directed: init.directed };
