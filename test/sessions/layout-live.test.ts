@@ -233,6 +233,22 @@ describe("live session layout on one server", () => {
     expect(await layoutJob(url, token, sessionId)).toBeNull();
   });
 
+  it("reads FAILED, with the reason, when the layout cannot start on the tables (a pos_list vertex no node has)", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const started = await control(url, token, sessionId, "START", {
+      libraries: ["cugraph"],
+      alg: "force_atlas2",
+      params: { pos_list: [{ vertex: 99_999, x: 1, y: 2 }] },
+    });
+    expect(started.data.controlSessionLayout.state).toBe("RUNNING");
+    const failed = await waitForJob(url, token, sessionId, (job) => job.state === "FAILED");
+    expect(failed.error).toMatch(/pos_list/);
+    // It can be started again with a layout that runs.
+    const again = await control(url, token, sessionId, "START", LONG);
+    expect(again.data.controlSessionLayout).toMatchObject({ state: "RUNNING", error: null });
+    await control(url, token, sessionId, "STOP");
+  });
+
   it("refuses a layout that cannot run step by step, naming the field", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const answer = await control(url, token, sessionId, "START", { libraries: ["igraph"], alg: "circle" });
