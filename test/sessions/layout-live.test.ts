@@ -222,6 +222,22 @@ describe("live session layout on one server", () => {
     expect(fallback.values).toEqual(stored.values);
   });
 
+  it("takes the browser's session cookie from the service's own pages, not from another site's", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const signIn = await fetch(`${url}/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: "admin", password: "admin-password-1", next: "/" }).toString(),
+      redirect: "manual",
+    });
+    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    expect(cookie).toMatch(/^gw_session=/);
+    const host = new URL(url).host;
+    const own = await streamFrames(url, sessionId, { cookie, origin: `http://${host}` });
+    own.close();
+    await expect(streamFrames(url, sessionId, { cookie, origin: "http://elsewhere.example" })).rejects.toThrow("refused: 403");
+  });
+
   it("refuses the stream and the mutation to a stranger, and the stream without credentials", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const admin = await login(url);
