@@ -12,9 +12,7 @@ describe("igraph circle", () => {
   const n = 37;
   const edges = randomGraph(n, 60, 3);
   it("matches python-igraph's layout_circle, with and without order; circular is the same layout", async () => {
-    const [answers] = await runReference([
-      { n, edges, calls: ["g.layout_circle().coords", "g.layout_circle(order=[5, 3, 1, 0]).coords"] },
-    ]);
+    const [answers] = await runReference([{ n, edges, calls: ["g.layout_circle().coords", "g.layout_circle(order=[5, 3, 1, 0]).coords"] }]);
     const expected = answerValue<number[][]>(answers?.[0]);
     const ordered = answerValue<number[][]>(answers?.[1]);
     for (const name of ["circle", "circular"]) {
@@ -27,7 +25,11 @@ describe("igraph circle", () => {
         expect(positions[i * 2 + 1]).toBeCloseTo(expected[i]?.[1] as number, 12);
       }
     }
-    const withOrder = findLayout("igraph", "circle")?.place(graphOf(n, edges), { order: Int32Array.from([5, 3, 1, 0]) }, cpuContext) as Float64Array;
+    const withOrder = findLayout("igraph", "circle")?.place(
+      graphOf(n, edges),
+      { order: Int32Array.from([5, 3, 1, 0]) },
+      cpuContext,
+    ) as Float64Array;
     for (let i = 0; i < n; i++) {
       expect(withOrder[i * 2]).toBeCloseTo(ordered[i]?.[0] as number, 12);
       expect(withOrder[i * 2 + 1]).toBeCloseTo(ordered[i]?.[1] as number, 12);
