@@ -2,7 +2,9 @@
 // session (received with ioredis' messageBuffer, only by instances with pages of that session), and control
 // messages (a command for the instance running a job, its answer, a late viewer's request for the latest frame) on
 // one JSON channel. A connection of its own subscribes: the GraphQL event target's subscriber parses every message
-// it gets as JSON.
+// it gets as JSON. Frames of a session no other instance watches (PUBLISH reached nobody else) are not published
+// again for a second, so a large layout that only local pages watch does not stream through Redis; a late page on
+// another instance asks for the latest frame, which is always published.
 import type { Redis } from "ioredis";
 import type { RedisClients } from "../store/redis.ts";
 
@@ -10,6 +12,8 @@ const FRAME_PREFIX = "layout:frame:";
 const CONTROL = "layout:control";
 /** Frames carry their sender's id first (fixed width), so an instance skips its own. */
 const ORIGIN_BYTES = 32;
+/** How long frames nobody else received are not published again. */
+const QUIET_MS = 1_000;
 
 export type LayoutCommandAction = "PAUSE" | "RESUME" | "SET_PARAMS" | "STOP";
 
@@ -19,7 +23,8 @@ export type ControlMessage =
   | { kind: "latest"; sessionId: string };
 
 export type LayoutBus = {
-  publishFrame(sessionId: string, bytes: Uint8Array): void;
+  /** `always`: publish even while no other instance seemed to watch (the answer to a late page's request). */
+  publishFrame(sessionId: string, bytes: Uint8Array, always?: boolean): void;
   /** Receive other instances' frames of this session (counted: the last unwatch unsubscribes). */
   watch(sessionId: string): void;
   unwatch(sessionId: string): void;
@@ -47,6 +52,8 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
   const origin = originOf(instanceId);
   const watched = new Map<string, number>();
   const subscribed = new Map<string, Promise<void>>();
+  /** Sessions whose last published frame reached no other instance, until when publishing pauses. */
+  const quietUntil = new Map<string, number>();
   void subscriber.subscribe(CONTROL).catch(() => {});
   // After a reconnect ioredis subscribes again to the channels it had.
 
@@ -66,9 +73,18 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
   });
 
   return {
-    publishFrame(sessionId, bytes) {
+    publishFrame(sessionId, bytes, always = false) {
+      if (!always && Date.now() < (quietUntil.get(sessionId) ?? 0)) return;
       const message = Buffer.concat([origin, bytes]);
-      publisher.publish(FRAME_PREFIX + sessionId, message).catch(() => {});
+      publisher.publish(FRAME_PREFIX + sessionId, message).then(
+        (receivers) => {
+          // This instance's own subscriber counts when its pages watch the session.
+          const others = receivers - (watched.has(sessionId) ? 1 : 0);
+          if (others > 0) quietUntil.delete(sessionId);
+          else quietUntil.set(sessionId, Date.now() + QUIET_MS);
+        },
+        () => {},
+      );
     },
     watch(sessionId) {
       const count = watched.get(sessionId) ?? 0;

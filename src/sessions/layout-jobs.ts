@@ -103,7 +103,7 @@ export function createSessionLayouts(deps: {
     }
     if (message.kind === "latest") {
       const latest = runner.has(message.sessionId) ? fanout.latest(message.sessionId) : undefined;
-      if (latest) bus?.publishFrame(message.sessionId, latest);
+      if (latest) bus?.publishFrame(message.sessionId, latest, true);
       return;
     }
     if (message.to !== instanceId) return;

@@ -87,6 +87,21 @@ describe("live session layout across two instances (Postgres, Redis)", () => {
     }
   });
 
+  it("streams to a page that opens on B after the job ran a while on A with nobody else watching", async () => {
+    const sessionId = await openSession(a.url, token, datasetId);
+    await control(a.url, token, sessionId, "START", LONG);
+    await sleep(1_500);
+    const onB = await streamFrames(b.url, sessionId, bearer(token));
+    try {
+      const first = await onB.next(() => true, 0, 5_000);
+      const later = await onB.next((f) => f.iteration > first.iteration + 2, 1);
+      expect(later.state).toBe("RUNNING");
+    } finally {
+      onB.close();
+      await control(b.url, token, sessionId, "STOP");
+    }
+  });
+
   it("restarts on START a RUNNING job whose instance stopped beating for 10 s", async () => {
     const sessionId = await openSession(a.url, token, datasetId);
     const client = new pg.Client({ connectionString: db.env.DATABASE_URL });
