@@ -111,7 +111,7 @@ export function frGrid(n: number, dims: 2 | 3, positions: Float64Array): FrGrid 
 }
 
 /** Node-major values of n vertices reordered so that slot i holds vertex perm[i]'s. */
-function permuted(values: Float64Array, perm: Int32Array, dims: number): Float64Array {
+export function permuted(values: Float64Array, perm: Int32Array, dims: number): Float64Array {
   const out = new Float64Array(values.length);
   for (let i = 0; i < perm.length; i++) {
     const v = perm[i] as number;

@@ -51,10 +51,10 @@ inline double3 fr_attract(__global const double* pos, int v, double3 pv, __globa
   return f;
 }
 
-// The capped move of v by displacement f (plus the jitter), clamped to v's bounds, into next.
-inline void fr_move(__global double* next, int v, double3 pv, double3 f, double temp, uint seed, uint step,
+// The capped move of slot v (vertex id: the jitter's hash) by displacement f, clamped to v's bounds, into next.
+inline void fr_move(__global double* next, int v, int id, double3 pv, double3 f, double temp, uint seed, uint step,
                     __global const double* lower, __global const double* upper, int bounded, int three) {
-  const uint h = fr_hash(seed, step, (uint)v);
+  const uint h = fr_hash(seed, step, (uint)id);
   double3 d = (double3)(f.x + fr_jitter(h, 0), f.y + fr_jitter(h, 1), three ? f.z + fr_jitter(fr_fmix32(h), 0) : 0.0);
   const double displen = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
   if (displen > temp) {
@@ -99,24 +99,25 @@ __kernel void fr_step_allpairs(const int n, const int three, __global const doub
     f += d * s;
   }
   f += fr_attract(pos, v, pv, adjStart, adjNbr, adjEdge, weight, weighted, three);
-  fr_move(next, v, pv, f, temp, seed, step, lower, upper, bounded, three);
+  fr_move(next, v, v, pv, f, temp, seed, step, lower, upper, bounded, three);
 }
 
-// The grid form: cellOf[v] is v's cell (x + sx * (y + sy * z)); start/order list each cell's vertices.
+// The grid form, in cell order: slot i holds vertex order[i] (pos, bounds and the adjacency are over slots; the
+// hashes take vertex ids), slotCell[i] is its cell (x + sx * (y + sy * z)), start[c] its cell's first slot.
 __kernel void fr_step_grid(const int n, const int three, __global const double* pos, __global double* next,
-                           const int sx, const int sy, const int sz, __global const int* cellOf,
+                           const int sx, const int sy, const int sz, __global const int* slotCell,
                            __global const int* start, __global const int* order, __global const int* adjStart,
                            __global const int* adjNbr, __global const int* adjEdge, __global const double* weight,
                            const int weighted, __global const double* lower, __global const double* upper,
                            const int bounded, const double temp, const uint seed, const uint step) {
-  const int v = get_global_id(0);
-  if (v >= n) return;
-  const int c = cellOf[v];
+  const int i = get_global_id(0);
+  if (i >= n) return;
+  const int c = slotCell[i];
   const int cx = c % sx;
   const int cy = (c / sx) % sy;
   const int cz = c / (sx * sy);
   const int zr = three ? 1 : 0;
-  const double3 pv = fr_load(pos, v, three);
+  const double3 pv = fr_load(pos, i, three);
   double3 f = (double3)(0.0, 0.0, 0.0);
   for (int oz = -zr; oz <= zr; oz++) {
     for (int oy = -1; oy <= 1; oy++) {
@@ -131,14 +132,13 @@ __kernel void fr_step_grid(const int n, const int three, __global const double* 
         if (x < 0 || x >= sx || y < 0 || y >= sy || z < 0 || z >= sz) continue;
         const int cell = x + sx * (y + sy * z);
         const int end = start[cell + 1];
-        for (int s = start[cell]; s < end; s++) {
-          const int u = order[s];
-          if (u == v) continue;
-          double3 d = pv - fr_load(pos, u, three);
+        for (int j = start[cell]; j < end; j++) {
+          if (j == i) continue;
+          double3 d = pv - fr_load(pos, j, three);
           double dlen = d.x * d.x + d.y * d.y + d.z * d.z;
           if (dlen >= FR_CUT) continue;
           if (dlen == 0.0) {
-            d = fr_coincident(seed, step, v, u, three);
+            d = fr_coincident(seed, step, order[i], order[j], three);
             dlen = d.x * d.x + d.y * d.y + d.z * d.z;
           }
           f += d * (1.0 / dlen);
@@ -146,6 +146,6 @@ __kernel void fr_step_grid(const int n, const int three, __global const double* 
       }
     }
   }
-  f += fr_attract(pos, v, pv, adjStart, adjNbr, adjEdge, weight, weighted, three);
-  fr_move(next, v, pv, f, temp, seed, step, lower, upper, bounded, three);
+  f += fr_attract(pos, i, pv, adjStart, adjNbr, adjEdge, weight, weighted, three);
+  fr_move(next, i, order[i], pv, f, temp, seed, step, lower, upper, bounded, three);
 }
