@@ -3,7 +3,8 @@
 //
 // One step at temperature `temp`, as igraph does it:
 // - repulsion between vertex pairs, d / |d|^2 (d = p_v - p_u); in a disconnected graph (constant C = n * sqrt(n),
-//   all-pairs form only) d * (C - |d|^3) / (|d|^2 * C), a weak attraction keeping components near each other;
+//   all-pairs form only) d * (C - |d|^3) / (|d|^2 * C), a weak attraction keeping components near each other
+//   (igraph's 3D code adds that term's z part to y, a slip; here it goes to z);
 // - the grid form (igraph_layout_i_grid_fr) repels only pairs closer than igraph's cell size 2 among the pairs its
 //   grid offers: cells of size 2 over [-sqrt(n)/2, sqrt(n)/2] per axis (vertices outside in the border cells),
 //   filled once from the start layout and never updated (igraph 0.10 adds every vertex once and moves none), each
@@ -149,7 +150,7 @@ export function frStepper(args: FrArgs): FrStepper {
   const C = n * Math.sqrt(n);
   const cells = grid ? frGrid(n, dims, args.positions) : null;
   // The grid never changes, so the state lives in cell order (slot i = vertex perm[i]): the cells' pair loops then
-  // read consecutive memory. Hashes still take vertex ids, as the OpenCL port (in vertex order) does.
+  // read consecutive memory. Hashes still take vertex ids, as the OpenCL port does.
   const perm = cells ? cells.order : null;
   const slotOf = new Int32Array(perm ? n : 0);
   if (perm) for (let i = 0; i < n; i++) slotOf[perm[i] as number] = i;
