@@ -23,22 +23,6 @@ export function igraphRandomLayout(n: number, dims: 2 | 3, random: () => number)
   return out;
 }
 
-/**
- * The force on `self` pushed away from `other` by `force` (negative: pulled towards it), split into axes as
- * graphopt does (by the sign of each coordinate difference).
- */
-function axial(pos: Float64Array, other: number, self: number, force: number, distance: number): [number, number] {
-  const ox = pos[other * 2] as number;
-  const oy = pos[other * 2 + 1] as number;
-  const sx = pos[self * 2] as number;
-  const sy = pos[self * 2 + 1] as number;
-  let y = -1 * ((force * Math.abs(oy - sy)) / distance);
-  let x = -1 * ((force * Math.abs(ox - sx)) / distance);
-  if (ox < sx) x = -x;
-  if (oy < sy) y = -y;
-  return [x, y];
-}
-
 /** graphopt as a running simulation: one step() is one of igraph's iterations; params may change between steps. */
 export class GraphoptRun {
   readonly pos: Float64Array;
@@ -61,21 +45,31 @@ export class GraphoptRun {
     fx.fill(0);
     fy.fill(0);
     if (p.node_charge !== 0) {
+      const k = COULOMBS_CONSTANT * p.node_charge * p.node_charge;
       for (let a = 0; a < n; a++) {
+        const ax = pos[a * 2] as number;
+        const ay = pos[a * 2 + 1] as number;
+        let fax = 0;
+        let fay = 0;
         for (let b = a + 1; b < n; b++) {
-          const dx = (pos[a * 2] as number) - (pos[b * 2] as number);
-          const dy = (pos[a * 2 + 1] as number) - (pos[b * 2 + 1] as number);
-          const distance = Math.sqrt(dx * dx + dy * dy);
-          // igraph skips coincident vertices and pairs 500 or more apart
-          if (distance !== 0 && distance < 500) {
-            const force = COULOMBS_CONSTANT * ((p.node_charge * p.node_charge) / (distance * distance));
-            const [x, y] = axial(pos, b, a, force, distance);
-            fx[a] = (fx[a] as number) + x;
-            fy[a] = (fy[a] as number) + y;
-            fx[b] = (fx[b] as number) - x;
-            fy[b] = (fy[b] as number) - y;
-          }
+          const dx = ax - (pos[b * 2] as number);
+          const dy = ay - (pos[b * 2 + 1] as number);
+          const d2 = dx * dx + dy * dy;
+          // igraph skips coincident vertices and pairs 500 or more apart (the square test only spares the sqrt)
+          if (d2 === 0 || d2 > 250000) continue;
+          const distance = Math.sqrt(d2);
+          if (distance >= 500) continue;
+          // igraph's axial split of the push away from b, written without its sign cases: the same values
+          const force = k / (distance * distance);
+          const x = (force * dx) / distance;
+          const y = (force * dy) / distance;
+          fax += x;
+          fay += y;
+          fx[b] = (fx[b] as number) - x;
+          fy[b] = (fy[b] as number) - y;
         }
+        fx[a] = (fx[a] as number) + fax;
+        fy[a] = (fy[a] as number) + fay;
       }
     }
     for (let e = 0; e < m; e++) {
@@ -87,7 +81,8 @@ export class GraphoptRun {
       if (distance === 0 || distance === p.spring_length) continue;
       // Hooke: pulled towards the other end when longer than the spring, pushed away when shorter; half each
       const force = -1 * p.spring_constant * Math.abs(distance - p.spring_length);
-      let [x, y] = axial(pos, other, self, force, distance);
+      let x = -((force * dx) / distance);
+      let y = -((force * dy) / distance);
       if (distance < p.spring_length) {
         x = -x;
         y = -y;
