@@ -4,6 +4,7 @@
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import type { ComputeContext } from "../../../compute/types.ts";
 import { seededRandom } from "../../seeded.ts";
+import { igraphRandomLayout } from "./random-start.ts";
 
 const COULOMBS_CONSTANT = 8987500000.0;
 
@@ -15,13 +16,6 @@ export type GraphoptParams = {
   spring_constant: number;
   max_sa_movement: number;
 };
-
-/** igraph_layout_random: x of every vertex, then y, uniform in [-1, 1]. */
-export function igraphRandomLayout(n: number, dims: 2 | 3, random: () => number): Float64Array {
-  const out = new Float64Array(n * dims);
-  for (let d = 0; d < dims; d++) for (let i = 0; i < n; i++) out[i * dims + d] = random() * 2 - 1;
-  return out;
-}
 
 /** graphopt as a running simulation: one step() is one of igraph's iterations; params may change between steps. */
 export class GraphoptRun {

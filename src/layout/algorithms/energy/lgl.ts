@@ -13,8 +13,8 @@ import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { undirected } from "../../../../kernels/cpu/csr.ts";
 import type { ComputeContext } from "../../../compute/types.ts";
 import { seededRandom } from "../../seeded.ts";
-import { igraphRandomLayout } from "./graphopt.ts";
 import { VertexGrid } from "./lgl-grid.ts";
+import { igraphRandomLayout } from "./random-start.ts";
 
 export type LglParams = {
   maxiter: number;
