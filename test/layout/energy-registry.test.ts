@@ -3,7 +3,7 @@
 // and undirected graphs alike (igraph ignores edge directions in these layouts).
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
-import { cpuContext } from "../../src/compute/types.ts";
+import { ComputeCancelled, type ComputeContext, cpuContext, type Progress } from "../../src/compute/types.ts";
 import { parseLayout } from "../../src/layout/parse.ts";
 import { layoutSchema } from "../../src/layout/registry.ts";
 import { allFinite } from "../helpers/layout-quality.ts";
@@ -44,6 +44,28 @@ describe("energy layouts in the registry", () => {
           expect(allFinite(column.values as Float64Array), alg).toBe(true);
         }
       }
+    }
+  });
+
+  it("reports progress in [0, 1] and stops when the job is cancelled", () => {
+    const tree = treeGraph(31, 2);
+    const graph = computeGraph(tree.n, tree.edges);
+    for (const [alg] of NAMES) {
+      const parsed = parseLayout({ libraries: ["igraph"], alg, params: {} });
+      const seen: Progress[] = [];
+      let checks = 0;
+      const ctx: ComputeContext = {
+        ...cpuContext,
+        progress: (p) => seen.push(p),
+        checkCancelled: () => {
+          checks++;
+          if (checks > 3) throw new ComputeCancelled();
+        },
+      };
+      expect(() => parsed.entry.run(graph, parsed.params, ctx, "layout"), alg).toThrow(ComputeCancelled);
+      expect(seen.length, alg).toBeGreaterThan(0);
+      for (const p of seen) expect(p.fraction ?? 0, alg).toBeGreaterThanOrEqual(0);
+      for (const p of seen) expect(p.fraction ?? 0, alg).toBeLessThanOrEqual(1);
     }
   });
 

@@ -256,6 +256,7 @@ export function davidsonHarelLayout(
       moveRadius = fx < fy ? fx : fy;
     }
     for (let q = 0; q < n; q++) {
+      if ((q & 63) === 63) ctx.checkCancelled();
       const v = perm[q] as number;
       shuffle(tryIdx, random);
       terms(v, res[v * 2] as number, res[v * 2 + 1] as number, fineTuning, before);

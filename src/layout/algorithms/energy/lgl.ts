@@ -126,6 +126,7 @@ export function lglLayout(graph: ComputeGraph, p: LglParams, seed: number, ctx: 
     let maxchange = epsilon + 1;
     const placed = layers[actlayer + 1] as number;
     for (let it = 0; it < p.maxiter && maxchange > epsilon; it++) {
+      ctx.checkCancelled();
       ctx.progress({ phase: "lgl", iteration: it, fraction: (actlayer - 1) / (noOfLayers - 1) + it / (p.maxiter * (noOfLayers - 1)) });
       const t = p.maxdelta * ((p.maxiter - it) / p.maxiter) ** p.coolexp;
       forcex.fill(0);
