@@ -70,6 +70,17 @@ const bipartiteEdges = randomGraph(30, 200, 8)
   .filter(([a, b]) => types[a] !== types[b])
   .slice(0, 40);
 
+// A multigraph: parallel edges, both directions of some pairs, self-loops (igraph orders parallel edges by
+// decreasing id; its edge lookups and Sugiyama's tie-breaks follow that order).
+const multi: [number, number][] = [
+  ...cyclic,
+  ...cyclic.slice(0, 20),
+  ...cyclic.slice(10, 30).map(([a, b]) => [b, a] as [number, number]),
+  [3, 3],
+  [5, 5],
+  [5, 5],
+];
+
 const cases: Case[] = [
   {
     label: "DAG, longest-path layers given",
@@ -95,6 +106,15 @@ const cases: Case[] = [
     py: `layers=${JSON.stringify(randomLayers)}`,
     params: { layers: randomLayers },
   },
+  {
+    label: "directed multigraph, random layers",
+    n: 45,
+    edges: multi,
+    directed: true,
+    py: `layers=${JSON.stringify(randomLayers)}`,
+    params: { layers: randomLayers },
+  },
+  { label: "undirected multigraph, computed layers", n: 45, edges: multi, directed: false, py: "", params: {} },
   {
     label: "layers with gaps, vgap 3",
     n: 40,

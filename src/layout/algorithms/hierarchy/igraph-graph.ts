@@ -1,6 +1,7 @@
 // A small igraph-shaped graph for porting igraph's layouts exactly: an edge list (edge e runs from[e] -> to[e],
 // undirected when `directed` is false) and neighbour/incident-edge lists in the order igraph_neighbors and
-// igraph_incident give them (sorted by the other endpoint, then by edge id), which decides igraph's tie-breaks.
+// igraph_incident give them, which decides igraph's tie-breaks: sorted by the other endpoint, parallel edges by
+// decreasing edge id (igraph's edge index is a two-pass radix sort that leaves equal pairs in that order).
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 
 export type Mode = "out" | "in" | "all";
@@ -27,17 +28,18 @@ export function incidence(graph: IGraph, mode: Mode): Incidence {
   const { n, from, to } = graph;
   const m = from.length;
   const effective: Mode = graph.directed ? mode : "all";
-  // Per vertex: the out-list sorted by (target, edge id) and the in-list by (source, edge id), merged by the other
-  // endpoint as igraph merges them (for one neighbour: out-edge, in-edge, out-edge, ...).
+  // igraph's index: per vertex, the edges it starts ("out") sorted by the other end, and those it ends ("in")
+  // sorted likewise, parallel edges by decreasing id. An undirected edge starts at its larger end.
   const outs: [number, number][][] = Array.from({ length: n }, () => []);
   const ins: [number, number][][] = Array.from({ length: n }, () => []);
   for (let e = 0; e < m; e++) {
-    const a = from[e] as number;
-    const b = to[e] as number;
+    let a = from[e] as number;
+    let b = to[e] as number;
+    if (!graph.directed && a < b) [a, b] = [b, a];
     if (effective === "out" || effective === "all") outs[a]?.push([b, e]);
     if (effective === "in" || effective === "all") ins[b]?.push([a, e]);
   }
-  const byEnd = (x: [number, number], y: [number, number]) => x[0] - y[0] || x[1] - y[1];
+  const byEnd = (x: [number, number], y: [number, number]) => x[0] - y[0] || y[1] - x[1];
   const start = new Int32Array(n + 1);
   const edges = new Int32Array(effective === "all" ? 2 * m : m);
   const nbr = new Int32Array(edges.length);
@@ -50,8 +52,10 @@ export function incidence(graph: IGraph, mode: Mode): Incidence {
       edges[k++] = pair[1];
     };
     if (!graph.directed) {
-      // igraph's undirected lists need no merge: one sorted list by (other end, edge id).
-      for (const pair of [...o, ...i].sort(byEnd)) take(pair);
+      // Undirected: the started edges reach smaller (or equal) ends, the ended ones larger (or equal): one after
+      // the other is sorted (a self-loop is in both, so listed twice).
+      for (const pair of o) take(pair);
+      for (const pair of i) take(pair);
     } else {
       let a = 0;
       let b = 0;
