@@ -63,6 +63,8 @@ export type Config = Readonly<{
   computeThreads: number;
   /** LAYOUT_FRAME_MS: live session layouts send a session's pages at most one position frame per this many ms. */
   layoutFrameMs: number;
+  /** LAYOUT_PARK_SECONDS: a live layout paused this long lets its thread go (positions stored; RESUME starts it again). */
+  layoutParkMs: number;
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -176,5 +178,6 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     computeWorkers: int(env, "COMPUTE_WORKERS", 0),
     computeThreads: int(env, "COMPUTE_THREADS", 0),
     layoutFrameMs: int(env, "LAYOUT_FRAME_MS", 50, 1),
+    layoutParkMs: int(env, "LAYOUT_PARK_SECONDS", 300, 1) * 1000,
   });
 }

@@ -114,7 +114,15 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const gfql = createGfqlService({ datasets, sessions, pool: queryPool, maxRows: config.gfqlMaxRows });
   const collections = createCollectionService({ db, blobs, pubsub, sessions, gfql });
-  const layouts = createSessionLayouts({ db, sessions, datasets, redis, logger, frameMs: config.layoutFrameMs });
+  const layouts = createSessionLayouts({
+    db,
+    sessions,
+    datasets,
+    redis,
+    logger,
+    frameMs: config.layoutFrameMs,
+    parkMs: config.layoutParkMs,
+  });
   const mcpSessions = createMcpSessionDirectory(redis, config.mcpIdleSeconds);
   const workers = createComputeWorkers({ setting: config.computeBackend });
   const health = createHealthService({ db, redis, workers, staticIndex: path.join(WEB_ROOT, "index.html") });

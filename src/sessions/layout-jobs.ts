@@ -38,9 +38,13 @@ export type SessionLayout = {
 
 type JobRow = NonNullable<Awaited<ReturnType<Db["sessionLayoutJob"]["findUnique"]>>>;
 
-const live = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS;
+/** RUNNING or PAUSED on some instance's thread. */
+const held = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && row.instanceId !== null;
+const live = (row: JobRow) => held(row) && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS;
 /** A RUNNING or PAUSED row whose instance stopped beating: no thread runs it any more. */
-const dead = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && !live(row);
+const dead = (row: JobRow) => held(row) && !live(row);
+/** A job paused so long that its thread was let go (its positions are stored): it reads PAUSED; RESUME starts it again. */
+const parked = (row: JobRow) => row.state === "PAUSED" && row.instanceId === null;
 
 /** The job as GraphQL shows it: a dead one reads STOPPED, saying why (RESUME or START runs it again). */
 const toLayout = (row: JobRow): SessionLayout => ({
@@ -68,6 +72,8 @@ export function createSessionLayouts(deps: {
   redis: RedisClients | undefined;
   logger: Logger;
   frameMs: number;
+  /** A job paused this long lets its thread go. */
+  parkMs: number;
 }) {
   const { db, sessions, datasets, logger } = deps;
   const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`.slice(0, 32);
@@ -79,7 +85,7 @@ export function createSessionLayouts(deps: {
       onControl: (message) => void onControl(message),
     });
   const fanout = createLayoutFanout({ frameMs: deps.frameMs, bus });
-  const runner = createLayoutRunner({ db, sessions, fanout, logger, instanceId });
+  const runner = createLayoutRunner({ db, sessions, fanout, logger, instanceId, parkMs: deps.parkMs });
   /** One control action per session at a time on this instance (two pages pressing START start one job). */
   const locks = new Map<string, Promise<unknown>>();
 
@@ -148,14 +154,14 @@ export function createSessionLayouts(deps: {
   }
 
   /** Claims the session's job row for a new run here; undefined when another START won the race. */
-  async function claim(sessionId: string, before: JobRow | null, layout: LiveLayout, nodeCount: number, paused: boolean) {
+  async function claim(sessionId: string, before: JobRow | null, layout: LiveLayout, nodeCount: number, from: number) {
     const data = {
-      state: paused ? "PAUSED" : "RUNNING",
+      state: "RUNNING",
       library: layout.entry.library,
       algorithm: layout.entry.name,
       params: JSON.stringify(layout.params),
       directed: layout.directed,
-      iteration: 0,
+      iteration: from,
       maxIter: maxIterOf(layout.params),
       nodeCount,
       error: null,
@@ -177,8 +183,11 @@ export function createSessionLayouts(deps: {
     return claimed.count === 1 ? row(sessionId) : undefined;
   }
 
-  /** Starts `layout` on the session here, from its stored layout (the session's, else the dataset's default). */
-  async function begin(viewer: Viewer, sessionId: string, before: JobRow | null, layout: LiveLayout, paused = false) {
+  /**
+   * Starts `layout` on the session here, from its stored layout (the session's, else the dataset's default);
+   * `from`: the iterations an earlier run of the same job did (RESUME of a job whose thread was let go).
+   */
+  async function begin(viewer: Viewer, sessionId: string, before: JobRow | null, layout: LiveLayout, from = 0) {
     const session = await sessions.get(viewer, sessionId);
     const record = await datasets.getForSession(session.datasetId);
     const paths = datasets.tablePaths(record);
@@ -186,7 +195,7 @@ export function createSessionLayouts(deps: {
       throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "sessionId" } });
     const stored = await sessions.layout(viewer, sessionId);
     const nodeCount = record.nodeCount ?? 0;
-    const claimed = await claim(sessionId, before, layout, nodeCount, paused);
+    const claimed = await claim(sessionId, before, layout, nodeCount, from);
     if (!claimed) return row(sessionId);
     let initial: Float32Array | undefined;
     if (stored && layout.entry.dims === 2 && stored.byteLength === nodeCount * 8) {
@@ -212,7 +221,7 @@ export function createSessionLayouts(deps: {
         initial,
         backend: configuredBackend(),
         frameMs: deps.frameMs,
-        paused,
+        iterationOffset: from,
       },
     });
     await sessions.notify(sessionId, "LAYOUT_JOB");
@@ -231,7 +240,7 @@ export function createSessionLayouts(deps: {
     const answered = await locked(sessionId, async () => {
       const job = await row(sessionId);
       if (action === "START") {
-        if (job && live(job)) return job;
+        if (job && (live(job) || parked(job))) return job;
         return begin(viewer, sessionId, job, parseLiveLayout(layout));
       }
       if (!job) throw new AppError("CONFLICT", "no layout was started on this session", { details: { field: "action" } });
@@ -251,8 +260,14 @@ export function createSessionLayouts(deps: {
         await dispatch(job, action);
         return row(sessionId);
       }
-      // No thread runs it: RESUME starts it again from its stored positions; the rest leave it as it is.
-      if (action === "RESUME" && job.state !== "DONE") return begin(viewer, sessionId, job, relaunch(job));
+      // No thread runs it: RESUME starts it again from its stored positions, STOP ends a paused or dead one (its
+      // positions were stored when it paused, or stay as last stored); the rest leave it as it is.
+      if (action === "RESUME" && job.state !== "DONE") return begin(viewer, sessionId, job, relaunch(job), job.iteration);
+      if (action === "STOP" && (parked(job) || dead(job))) {
+        await db.sessionLayoutJob.update({ where: { sessionId }, data: { state: "STOPPED", instanceId: null } });
+        await sessions.notify(sessionId, "LAYOUT_JOB");
+        return row(sessionId);
+      }
       return job;
     });
     if (!answered) throw new AppError("INTERNAL", "the layout job vanished");

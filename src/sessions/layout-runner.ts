@@ -41,6 +41,8 @@ type Job = {
   waiting: Waiter[];
   chain: Promise<void>;
   heartbeat: ReturnType<typeof setInterval>;
+  /** While paused: when the thread is let go. */
+  park: ReturnType<typeof setTimeout> | undefined;
   ended: boolean;
 };
 
@@ -64,6 +66,8 @@ export function createLayoutRunner(deps: {
   fanout: LayoutFanout;
   logger: Logger;
   instanceId: string;
+  /** A job paused this long lets its thread go: the row keeps PAUSED without an instance (layout-jobs.ts). */
+  parkMs: number;
 }) {
   const { db, sessions, fanout, logger, instanceId } = deps;
   const jobs = new Map<string, Job>();
@@ -107,6 +111,7 @@ export function createLayoutRunner(deps: {
     if (job.ended) return;
     job.ended = true;
     clearInterval(job.heartbeat);
+    if (job.park) clearTimeout(job.park);
     if (jobs.get(job.sessionId) === job) jobs.delete(job.sessionId);
     fanout.ended(job.sessionId);
     void job.worker.terminate().catch(() => {});
@@ -118,6 +123,8 @@ export function createLayoutRunner(deps: {
     job.positions = positions;
     job.frame = frame;
     job.frameSent = false;
+    if (job.park) clearTimeout(job.park);
+    job.park = undefined;
     if (reason === "pause") job.state = "PAUSED";
     else if (reason === "resume") job.state = "RUNNING";
     else if (reason === "stop") job.state = "STOPPED";
@@ -151,6 +158,17 @@ export function createLayoutRunner(deps: {
         await notify();
       });
     if (reason === "stop" || reason === "done") end(job);
+    if (job.state === "PAUSED" && !job.ended) {
+      job.park = setTimeout(() => park(job), deps.parkMs);
+      job.park.unref();
+    }
+  }
+
+  /** Lets a long-paused job's thread go; its positions were stored when it paused. */
+  function park(job: Job): void {
+    if (job.ended || job.state !== "PAUSED") return;
+    then(job, "all", () => update(job, { instanceId: null, heartbeatAt: new Date() }));
+    end(job);
   }
 
   function onFailure(job: Job, message: string): void {
@@ -175,8 +193,8 @@ export function createLayoutRunner(deps: {
       sessionId: spec.sessionId,
       datasetId: spec.datasetId,
       worker,
-      state: init.paused ? "PAUSED" : "RUNNING",
-      iteration: 0,
+      state: "RUNNING",
+      iteration: init.iterationOffset ?? 0,
       maxIter: maxIterOf(init.params),
       params: { ...init.params },
       dims: 2,
@@ -186,6 +204,7 @@ export function createLayoutRunner(deps: {
       frameSent: false,
       waiting: [],
       chain: Promise.resolve(),
+      park: undefined,
       heartbeat: setInterval(() => {
         void update(job, { heartbeatAt: new Date(), iteration: job.iteration })
           .then((result) => {

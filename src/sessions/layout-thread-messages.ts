@@ -19,8 +19,8 @@ export type LayoutThreadInit = {
   backend: Backend;
   /** Positions are posted at most this often while running. */
   frameMs: number;
-  /** Starts paused (a resumed job whose thread was gone). */
-  paused?: boolean;
+  /** Iterations an earlier thread of the same job did (a RESUME after its thread was let go): frames count on from them. */
+  iterationOffset?: number;
 };
 
 export type LayoutThreadCommand =

@@ -55,7 +55,8 @@ async function open(): Promise<{ iteration: LayoutIteration; params: Record<stri
   return { iteration: entry.start(graph, params, ctx, initial), params };
 }
 
-let paused = init.paused === true;
+let paused = false;
+const offset = init.iterationOffset ?? 0;
 let stopping = false;
 let wake: (() => void) | undefined;
 const commands: LayoutThreadCommand[] = [];
@@ -87,9 +88,9 @@ async function main(): Promise<void> {
     const positions = layout.positions();
     const frame = allocateFrame(positions.length);
     frame.positions.set(positions);
-    post({ type: "frame", reason, iteration: layout.iteration, frame: frame.bytes }, [frame.bytes.buffer as ArrayBuffer]);
+    post({ type: "frame", reason, iteration: offset + layout.iteration, frame: frame.bytes }, [frame.bytes.buffer as ArrayBuffer]);
   };
-  send(paused ? "pause" : "tick");
+  send("tick");
   // Ticks are due every frameMs (a late one moves the next no later than frameMs after it).
   let due = Date.now() + init.frameMs;
   try {
@@ -110,7 +111,7 @@ async function main(): Promise<void> {
         due = Date.now() + init.frameMs;
       }
       if (stopping) break;
-      if (maxIter > 0 && layout.iteration >= maxIter) {
+      if (maxIter > 0 && offset + layout.iteration >= maxIter) {
         send("done");
         break;
       }

@@ -3,12 +3,13 @@
 import WebSocket from "ws";
 import { loadConfig } from "../../src/config/config.ts";
 import { startNodeServer } from "../../src/server/node.ts";
+import type { Services } from "../../src/server/services.ts";
 import { decodeFrame, type Frame } from "../../src/sessions/layout-frame.ts";
 import { createTestDatabase, type TestDatabase } from "../helpers/databases.ts";
 import { ADMIN } from "../helpers/gateway.ts";
 import { bearer, type Json, postJson } from "../helpers/http.ts";
 
-export type LiveServer = { url: string; stop(): Promise<void> };
+export type LiveServer = { url: string; services: Services; stop(): Promise<void> };
 
 export async function startLive(env: Record<string, string>): Promise<LiveServer> {
   const config = loadConfig({
@@ -21,7 +22,7 @@ export async function startLive(env: Record<string, string>): Promise<LiveServer
     ...env,
   });
   const running = await startNodeServer(config);
-  return { url: `http://127.0.0.1:${running.port}`, stop: () => running.stop("test") };
+  return { url: `http://127.0.0.1:${running.port}`, services: running.gateway.services, stop: () => running.stop("test") };
 }
 
 export async function liveDatabase(provider: "sqlite" | "postgres"): Promise<TestDatabase> {
