@@ -115,6 +115,8 @@ export function createLayoutRunner(deps: {
     if (jobs.get(job.sessionId) === job) jobs.delete(job.sessionId);
     fanout.ended(job.sessionId);
     void job.worker.terminate().catch(() => {});
+    // Commands the thread will no longer answer: their callers read the row as it ends up.
+    job.chain = job.chain.then(() => settle(job, "all"));
   }
 
   function onFrame(job: Job, reason: FrameReason, iteration: number, frame: Uint8Array): void {
