@@ -47,7 +47,11 @@ function originOf(instanceId: string): Buffer {
 
 export function createLayoutBus(redis: RedisClients, instanceId: string, handlers: LayoutBusHandlers): LayoutBus {
   const publisher: Redis = redis.publish;
+  // Frames (up to megabytes each) go on a connection of their own, so GraphQL events and control messages never
+  // wait behind them.
+  const framePublisher: Redis = redis.publish.duplicate();
   const subscriber: Redis = redis.publish.duplicate();
+  framePublisher.on("error", () => {});
   subscriber.on("error", () => {});
   const origin = originOf(instanceId);
   const watched = new Map<string, number>();
@@ -76,7 +80,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
     publishFrame(sessionId, bytes, always = false) {
       if (!always && Date.now() < (quietUntil.get(sessionId) ?? 0)) return;
       const message = Buffer.concat([origin, bytes]);
-      publisher.publish(FRAME_PREFIX + sessionId, message).then(
+      framePublisher.publish(FRAME_PREFIX + sessionId, message).then(
         (receivers) => {
           // This instance's own subscriber counts when its pages watch the session.
           const others = receivers - (watched.has(sessionId) ? 1 : 0);
@@ -113,7 +117,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
       publisher.publish(CONTROL, JSON.stringify(message)).catch(() => {});
     },
     async close() {
-      await subscriber.quit().catch(() => {});
+      await Promise.allSettled([subscriber.quit(), framePublisher.quit()]);
     },
   };
 }
