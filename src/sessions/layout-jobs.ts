@@ -76,7 +76,8 @@ export function createSessionLayouts(deps: {
   parkMs: number;
 }) {
   const { db, sessions, datasets, logger } = deps;
-  const instanceId = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`.slice(0, 32);
+  // Random first: frames carry its first 32 characters, and two instances must never share them.
+  const instanceId = `${randomBytes(6).toString("hex")}:${process.pid}:${hostname()}`.slice(0, 32);
   const replies = new Map<string, (error?: { code: string; message: string; field?: string | undefined }) => void>();
   let bus: LayoutBus | undefined;
   if (deps.redis)
