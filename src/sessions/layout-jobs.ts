@@ -199,7 +199,9 @@ export function createSessionLayouts(deps: {
     const claimed = await claim(sessionId, before, layout, nodeCount, from);
     if (!claimed) return row(sessionId);
     let initial: Float32Array | undefined;
-    if (stored && layout.entry.dims === 2 && stored.byteLength === nodeCount * 8) {
+    // Start positions the request names (cuGraph's pos_list) win over the stored layout.
+    const named = Object.entries(layout.entry.params).some(([name, spec]) => spec.type === "positions" && layout.params[name] != null);
+    if (stored && !named && layout.entry.dims === 2 && stored.byteLength === nodeCount * 8) {
       initial = new Float32Array(nodeCount * 2);
       new Uint8Array(initial.buffer).set(stored);
     }

@@ -156,6 +156,18 @@ describe("live session layout on one server", () => {
       }
     };
     expect((await firstFrame(withLayout)).positions).toEqual(placed);
+    // Start positions the request names win over the stored layout.
+    const client = await streamFrames(url, withLayout, bearer(token));
+    try {
+      await control(url, token, withLayout, "START", { ...LONG, params: { ...LONG.params, pos_list: [{ vertex: 5, x: 123, y: 456 }] } });
+      const named = await client.next((f) => f.iteration === 0);
+      expect(named.positions).not.toEqual(placed);
+      const at = Array.from({ length: N }, (_, i) => [named.positions[i * 2], named.positions[i * 2 + 1]]);
+      expect(at).toContainEqual([123, 456]);
+    } finally {
+      client.close();
+      await control(url, token, withLayout, "STOP");
+    }
     const a = await firstFrame(seededA);
     const b = await firstFrame(seededB);
     expect(a.positions).toEqual(b.positions);
