@@ -221,59 +221,31 @@ describe("cugraph force_atlas2 (CPU)", () => {
 
   it("takes empty and edgeless graphs, self-loops and multi-edges, and reads a directed graph undirected", () => {
     const params = checkParams(entry, { max_iter: 50 }, "p");
-    expect(entry.place(computeGraph(0, []), params, cpuContext)).toHaveLength(0);
-    expect(allFinite(entry.place(computeGraph(1, []), params, cpuContext))).toBe(true);
-    expect(
-      allFinite(
-        entry.place(
-          computeGraph(3, [
-            [0, 0],
-            [1, 1],
-          ]),
-          params,
-          cpuContext,
-        ),
-      ),
-    ).toBe(true);
-    expect(
-      allFinite(
-        entry.place(
-          computeGraph(2, [
-            [0, 1],
-            [0, 1],
-          ]),
-          params,
-          cpuContext,
-        ),
-      ),
-    ).toBe(true);
-    const directed = entry.place(
-      computeGraph(
-        5,
-        [
-          [0, 1],
-          [1, 2],
-          [3, 4],
-        ],
-        { directed: true },
-      ),
-      params,
-      cpuContext,
-    );
-    const reversed = entry.place(
-      computeGraph(
-        5,
-        [
-          [1, 0],
-          [2, 1],
-          [4, 3],
-        ],
-        { directed: false },
-      ),
-      params,
-      cpuContext,
-    );
-    expect(Array.from(directed)).toEqual(Array.from(reversed));
+    const run = (n: number, edges: [number, number][], directed = false) =>
+      entry.place(computeGraph(n, edges, { directed }), params, cpuContext);
+    const selfLoops: [number, number][] = [
+      [0, 0],
+      [1, 1],
+    ];
+    const twice: [number, number][] = [
+      [0, 1],
+      [0, 1],
+    ];
+    expect(run(0, [])).toHaveLength(0);
+    expect(allFinite(run(1, []))).toBe(true);
+    expect(allFinite(run(3, selfLoops))).toBe(true);
+    expect(allFinite(run(2, twice))).toBe(true);
+    const forward: [number, number][] = [
+      [0, 1],
+      [1, 2],
+      [3, 4],
+    ];
+    const backward: [number, number][] = [
+      [1, 0],
+      [2, 1],
+      [4, 3],
+    ];
+    expect(Array.from(run(5, forward, true))).toEqual(Array.from(run(5, backward, false)));
   });
 
   it("resolves pos_list's vertex ids to node rows through the request path, refusing unknown ids", () => {
