@@ -40,23 +40,28 @@ type JobRow = NonNullable<Awaited<ReturnType<Db["sessionLayoutJob"]["findUnique"
 
 /** RUNNING or PAUSED on some instance's thread. */
 const held = (row: JobRow) => (row.state === "RUNNING" || row.state === "PAUSED") && row.instanceId !== null;
-const live = (row: JobRow) => held(row) && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS;
+/**
+ * Held by an instance that still beats. `solo`: this instance's id when no Redis links instances (one instance
+ * serves live layouts): a row another (earlier) process held is then dead at once.
+ */
+const live = (row: JobRow, solo?: string) =>
+  held(row) && Date.now() - row.heartbeatAt.getTime() < DEAD_AFTER_MS && (solo === undefined || row.instanceId === solo);
 /** A RUNNING or PAUSED row whose instance stopped beating: no thread runs it any more. */
-const dead = (row: JobRow) => held(row) && !live(row);
+const dead = (row: JobRow, solo?: string) => held(row) && !live(row, solo);
 /** A job paused so long that its thread was let go (its positions are stored): it reads PAUSED; RESUME starts it again. */
 const parked = (row: JobRow) => row.state === "PAUSED" && row.instanceId === null;
 
 /** The job as GraphQL shows it: a dead one reads STOPPED, saying why (RESUME or START runs it again). */
-const toLayout = (row: JobRow): SessionLayout => ({
+const toLayout = (row: JobRow, solo?: string): SessionLayout => ({
   sessionId: row.sessionId,
-  state: dead(row) ? "STOPPED" : (row.state as LayoutState),
+  state: dead(row, solo) ? "STOPPED" : (row.state as LayoutState),
   library: row.library,
   algorithm: row.algorithm,
   params: JSON.parse(row.params) as Record<string, unknown>,
   iteration: row.iteration,
   maxIter: row.maxIter,
   nodeCount: row.nodeCount,
-  error: dead(row) ? "the gateway instance running this layout stopped; RESUME or START runs it again" : row.error,
+  error: dead(row, solo) ? "the gateway instance running this layout stopped; RESUME or START runs it again" : row.error,
   updatedAt: row.updatedAt,
 });
 
@@ -86,6 +91,9 @@ export function createSessionLayouts(deps: {
       onControl: (message) => void onControl(message),
     });
   const fanout = createLayoutFanout({ frameMs: deps.frameMs, bus });
+  const solo = bus ? undefined : instanceId;
+  const isLive = (row: JobRow) => live(row, solo);
+  const isDead = (row: JobRow) => dead(row, solo);
   const runner = createLayoutRunner({ db, sessions, fanout, logger, instanceId, parkMs: deps.parkMs });
   /** One control action per session at a time on this instance (two pages pressing START start one job). */
   const locks = new Map<string, Promise<unknown>>();
@@ -243,7 +251,7 @@ export function createSessionLayouts(deps: {
     const answered = await locked(sessionId, async () => {
       const job = await row(sessionId);
       if (action === "START") {
-        if (job && (live(job) || parked(job))) return job;
+        if (job && (isLive(job) || parked(job))) return job;
         return begin(viewer, sessionId, job, parseLiveLayout(layout));
       }
       if (!job) throw new AppError("CONFLICT", "no layout was started on this session", { details: { field: "action" } });
@@ -251,7 +259,7 @@ export function createSessionLayouts(deps: {
         const entry = findAnyLayout(job.library, job.algorithm);
         if (!entry) throw new AppError("CONFLICT", `the session's layout ${job.library} ${job.algorithm} no longer runs here`);
         const changed = parseLiveParams(entry, layout);
-        if (live(job)) await dispatch(job, "SET_PARAMS", changed);
+        if (isLive(job)) await dispatch(job, "SET_PARAMS", changed);
         else {
           const params = { ...(JSON.parse(job.params) as Record<string, unknown>), ...changed };
           await db.sessionLayoutJob.update({ where: { sessionId }, data: { params: JSON.stringify(params), maxIter: maxIterOf(params) } });
@@ -259,14 +267,14 @@ export function createSessionLayouts(deps: {
         }
         return row(sessionId);
       }
-      if (live(job)) {
+      if (isLive(job)) {
         await dispatch(job, action);
         return row(sessionId);
       }
       // No thread runs it: RESUME starts it again from its stored positions, STOP ends a paused or dead one (its
       // positions were stored when it paused, or stay as last stored); the rest leave it as it is.
       if (action === "RESUME" && job.state !== "DONE") return begin(viewer, sessionId, job, relaunch(job), job.iteration);
-      if (action === "STOP" && (parked(job) || dead(job))) {
+      if (action === "STOP" && (parked(job) || isDead(job))) {
         await db.sessionLayoutJob.update({ where: { sessionId }, data: { state: "STOPPED", instanceId: null } });
         await sessions.notify(sessionId, "LAYOUT_JOB");
         return row(sessionId);
@@ -274,12 +282,12 @@ export function createSessionLayouts(deps: {
       return job;
     });
     if (!answered) throw new AppError("INTERNAL", "the layout job vanished");
-    return toLayout(answered);
+    return toLayout(answered, solo);
   }
 
   async function get(sessionId: string): Promise<SessionLayout | null> {
     const job = await row(sessionId);
-    return job ? toLayout(job) : null;
+    return job ? toLayout(job, solo) : null;
   }
 
   /**
@@ -291,7 +299,7 @@ export function createSessionLayouts(deps: {
     if (latest) return latest;
     const job = await row(sessionId);
     if (!job) return undefined;
-    if (live(job) && job.instanceId !== instanceId) {
+    if (isLive(job) && job.instanceId !== instanceId) {
       // The answer comes through this instance's subscription to the session's frames: let it stand first.
       await bus?.watching(sessionId);
       bus?.send({ kind: "latest", sessionId });
@@ -308,7 +316,7 @@ export function createSessionLayouts(deps: {
       dims: 2,
       iteration: job.iteration,
       maxIter: job.maxIter,
-      state: toLayout(job).state,
+      state: toLayout(job, solo).state,
     };
     return encodeFrame(header, positions);
   }

@@ -174,6 +174,28 @@ describe("live session layout on one server", () => {
     expect(a.positions).not.toEqual(placed);
   });
 
+  it("without Redis, takes a job an earlier process held as ended at once, and START runs it anew", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    await server.services.db.sessionLayoutJob.create({
+      data: {
+        sessionId,
+        state: "RUNNING",
+        library: "cugraph",
+        algorithm: "force_atlas2",
+        params: "{}",
+        iteration: 9,
+        maxIter: 500,
+        nodeCount: N,
+        instanceId: "an-earlier-process",
+      },
+    });
+    const shown = await layoutJob(url, token, sessionId);
+    expect(shown.state).toBe("STOPPED");
+    const started = await control(url, token, sessionId, "START", LONG);
+    expect(started.data.controlSessionLayout).toMatchObject({ state: "RUNNING", iteration: 0, maxIter: 1_000_000 });
+    await control(url, token, sessionId, "STOP");
+  });
+
   it("starts one job for two STARTs at once", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const [a, b] = await Promise.all([control(url, token, sessionId, "START", LONG), control(url, token, sessionId, "START")]);
