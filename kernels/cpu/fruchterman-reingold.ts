@@ -121,27 +121,66 @@ export function permuted(values: Float64Array, perm: Int32Array, dims: number): 
   return out;
 }
 
-/** The edges over slots (slotOf[vertex]), ordered by their source slot, with their weights in that order. */
-function edgesInSlots(args: FrArgs, slotOf: Int32Array): { src: Int32Array; dst: Int32Array; weight: Float64Array | null } {
+/** The edges over slots (slotOf[vertex]), grouped by their source slot (start: each slot's first edge). */
+function edgesInSlots(
+  args: FrArgs,
+  slotOf: Int32Array | null,
+): { start: Int32Array; src: Int32Array; dst: Int32Array; weight: Float64Array | null } {
   const m = args.src.length;
-  const count = new Int32Array(args.n + 1);
+  const slot = (v: number): number => (slotOf ? (slotOf[v] as number) : v);
+  const start = new Int32Array(args.n + 1);
   for (let e = 0; e < m; e++) {
-    const s = (slotOf[args.src[e] as number] as number) + 1;
-    count[s] = (count[s] as number) + 1;
+    const s = slot(args.src[e] as number) + 1;
+    start[s] = (start[s] as number) + 1;
   }
-  for (let i = 0; i < args.n; i++) count[i + 1] = (count[i + 1] as number) + (count[i] as number);
+  for (let i = 0; i < args.n; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const fill = start.slice(0, args.n);
   const src = new Int32Array(m);
   const dst = new Int32Array(m);
   const weight = args.weight ? new Float64Array(m) : null;
   for (let e = 0; e < m; e++) {
-    const s = slotOf[args.src[e] as number] as number;
-    const at = count[s] as number;
-    count[s] = at + 1;
+    const s = slot(args.src[e] as number);
+    const at = fill[s] as number;
+    fill[s] = at + 1;
     src[at] = s;
-    dst[at] = slotOf[args.dst[e] as number] as number;
+    dst[at] = slot(args.dst[e] as number);
     if (weight) weight[at] = args.weight?.[e] as number;
   }
-  return { src, dst, weight };
+  return { start, src, dst, weight };
+}
+
+/**
+ * Each slot's runs of forward slots in igraph's grid (see repelGrid): 2D: [end of the first run, second run's
+ * start, its end] per slot; 3D: four [from, to) pairs per slot (the first `from` unused: it is i + 1).
+ */
+function gridRuns(grid: FrGrid, n: number, three: boolean): Int32Array {
+  const [sx, sy, sz] = grid.steps;
+  const { start, slotCell } = grid;
+  const width = three ? 8 : 3;
+  const out = new Int32Array(n * width);
+  for (let i = 0; i < n; i++) {
+    const c = slotCell[i] as number;
+    const x = c % sx;
+    const w = x + 1 < sx ? 2 : 1;
+    const y = Math.floor(c / sx) % sy;
+    const z = Math.floor(c / (sx * sy));
+    if (!three) {
+      out[i * 3] = start[c + w] as number;
+      const up = y + 1 < sy;
+      out[i * 3 + 1] = up ? (start[c + sx] as number) : 0;
+      out[i * 3 + 2] = up ? (start[c + sx + w] as number) : 0;
+      continue;
+    }
+    for (let r = 0; r < 4; r++) {
+      const oy = r & 1;
+      const oz = r >> 1;
+      const base = c + oy * sx + oz * sx * sy;
+      const inside = y + oy < sy && z + oz < sz;
+      out[i * 8 + r * 2] = inside ? (start[base] as number) : 0;
+      out[i * 8 + r * 2 + 1] = inside ? (start[base + w] as number) : 0;
+    }
+  }
+  return out;
 }
 
 export function frStepper(args: FrArgs): FrStepper {
@@ -158,8 +197,8 @@ export function frStepper(args: FrArgs): FrStepper {
   const p = perm ? permuted(args.positions, perm, dims) : Float64Array.from(args.positions);
   const lower = args.lower && perm ? permuted(args.lower, perm, dims) : args.lower;
   const upper = args.upper && perm ? permuted(args.upper, perm, dims) : args.upper;
-  // edges in slots, sorted by their first end (the attraction loop then walks the positions mostly in order)
-  const { src, dst, weight } = perm ? edgesInSlots(args, slotOf) : { src: args.src, dst: args.dst, weight: args.weight };
+  // edges in slots, grouped by their first end (the attraction keeps that end's force in registers)
+  const { start: edgeStart, src, dst, weight } = edgesInSlots(args, perm ? slotOf : null);
   const disp = new Float64Array(n * dims);
   let steps = 0;
 
@@ -241,44 +280,38 @@ export function frStepper(args: FrArgs): FrStepper {
 
   /**
    * igraph's grid pairs: slot i with the later slots of its cell and the cells forward of it. In cell order the
-   * cells (x, y, z) and (x + 1, y, z) are adjacent, so the forward cells are 2 runs of slots in 2D ((x..x+1, y)
-   * after i, and (x..x+1, y+1)), 4 in 3D; the 2D runs are inlined (the common case, and the hot loop).
+   * cells (x, y, z) and (x + 1, y, z) are adjacent, so the forward cells are runs of slots: in 2D [i + 1, a) (the
+   * rest of (x..x+1, y)) and [b, c) ((x..x+1, y+1)), in 3D four such runs. The grid is fixed, so the runs are
+   * found once.
    */
+  const runs = cells ? gridRuns(cells, n, three) : null;
+
   function repelGrid(): void {
-    if (!cells) return;
-    const [sx, sy, sz] = cells.steps;
-    const start = cells.start;
-    const slotCell = cells.slotCell;
+    if (!runs) return;
+    if (three) {
+      for (let i = 0; i < n; i++) {
+        for (let r = 0; r < 4; r++) {
+          const from = r === 0 ? i + 1 : (runs[i * 8 + r * 2] as number);
+          const to = runs[i * 8 + r * 2 + 1] as number;
+          for (let j = from; j < to; j++) repelPair(i, j);
+        }
+      }
+      return;
+    }
     const cut = FR_CELL * FR_CELL;
     for (let i = 0; i < n; i++) {
-      const c = slotCell[i] as number;
-      const x = c % sx;
-      const w = x + 1 < sx ? 2 : 1;
-      const y = Math.floor(c / sx) % sy;
-      const z = Math.floor(c / (sx * sy));
-      if (three) {
-        for (let oz = 0; oz <= 1; oz++) {
-          if (z + oz >= sz) continue;
-          for (let oy = 0; oy <= 1; oy++) {
-            if (y + oy >= sy) continue;
-            const base = c + oy * sx + oz * sx * sy;
-            const end = start[base + w] as number;
-            for (let j = oy === 0 && oz === 0 ? i + 1 : (start[base] as number); j < end; j++) repelPair(i, j);
-          }
-        }
-        continue;
-      }
-      // 2D, inlined
       const vi = i * 2;
       const vx = p[vi] as number;
       const vy = p[vi + 1] as number;
       let fx = 0;
       let fy = 0;
-      for (let run = 0; run < 2; run++) {
-        if (run === 1 && y + 1 >= sy) break;
-        const base = c + run * sx;
-        const end = start[base + w] as number;
-        for (let j = run === 0 ? i + 1 : (start[base] as number); j < end; j++) {
+      const a = runs[i * 3] as number;
+      const b0 = runs[i * 3 + 1] as number;
+      const b1 = runs[i * 3 + 2] as number;
+      for (let k = 0; k < 2; k++) {
+        const from = k === 0 ? i + 1 : b0;
+        const to = k === 0 ? a : b1;
+        for (let j = from; j < to; j++) {
           const ui = j * 2;
           const dx = vx - (p[ui] as number);
           const dy = vy - (p[ui + 1] as number);
@@ -305,21 +338,49 @@ export function frStepper(args: FrArgs): FrStepper {
   }
 
   function attract(): void {
+    if (!three) {
+      attract2();
+      return;
+    }
     for (let e = 0; e < src.length; e++) {
-      const vi = (src[e] as number) * dims;
-      const ui = (dst[e] as number) * dims;
+      const vi = (src[e] as number) * 3;
+      const ui = (dst[e] as number) * 3;
       const dx = (p[vi] as number) - (p[ui] as number);
       const dy = (p[vi + 1] as number) - (p[ui + 1] as number);
-      const dz = three ? (p[vi + 2] as number) - (p[ui + 2] as number) : 0;
+      const dz = (p[vi + 2] as number) - (p[ui + 2] as number);
       const dlen = Math.sqrt(dx * dx + dy * dy + dz * dz) * (weight ? (weight[e] as number) : 1);
       disp[vi] = (disp[vi] as number) - dx * dlen;
       disp[vi + 1] = (disp[vi + 1] as number) - dy * dlen;
+      disp[vi + 2] = (disp[vi + 2] as number) - dz * dlen;
       disp[ui] = (disp[ui] as number) + dx * dlen;
       disp[ui + 1] = (disp[ui + 1] as number) + dy * dlen;
-      if (three) {
-        disp[vi + 2] = (disp[vi + 2] as number) - dz * dlen;
-        disp[ui + 2] = (disp[ui + 2] as number) + dz * dlen;
+      disp[ui + 2] = (disp[ui + 2] as number) + dz * dlen;
+    }
+  }
+
+  /** 2D attraction, each source slot's edges in a row (its force summed in registers). */
+  function attract2(): void {
+    for (let s = 0; s < n; s++) {
+      const e0 = edgeStart[s] as number;
+      const e1 = edgeStart[s + 1] as number;
+      if (e0 === e1) continue;
+      const vi = s * 2;
+      const vx = p[vi] as number;
+      const vy = p[vi + 1] as number;
+      let fx = 0;
+      let fy = 0;
+      for (let e = e0; e < e1; e++) {
+        const ui = (dst[e] as number) * 2;
+        const dx = vx - (p[ui] as number);
+        const dy = vy - (p[ui + 1] as number);
+        const dlen = weight ? Math.sqrt(dx * dx + dy * dy) * (weight[e] as number) : Math.sqrt(dx * dx + dy * dy);
+        fx -= dx * dlen;
+        fy -= dy * dlen;
+        disp[ui] = (disp[ui] as number) + dx * dlen;
+        disp[ui + 1] = (disp[ui + 1] as number) + dy * dlen;
       }
+      disp[vi] = (disp[vi] as number) + fx;
+      disp[vi + 1] = (disp[vi + 1] as number) + fy;
     }
   }
 
