@@ -1,6 +1,11 @@
 // bench/viz: graph.html in headless Chromium with software WebGL: time from navigation to the first drawn frame, and
 // frames per second while panning, for random graphs of 10k, 100k and 1M edges (served by the page's test harness).
-// Run: node bench/viz.ts [edges,...] [--renderer=swiftshader|llvmpipe] [--pan-seconds=5] [--simulate]
+// With --stream the graph has no stored layout: the page starts the server layout and draws its first frame from the
+// stream (the harness's stand-in job sends real frames at --frame-ms); measured while frames keep coming: how long the
+// search box takes to list matches, the pan rate, and frames sent, drawn and dropped.
+// --dist=DIR measures a page built elsewhere (another commit's web/dist, for before/after figures).
+// Run: node bench/viz.ts [edges,...] [--renderer=swiftshader|llvmpipe] [--pan-seconds=5] [--stream] [--frame-ms=100]
+//   [--dist=DIR]
 
 import { rm } from "node:fs/promises";
 import os from "node:os";
@@ -15,24 +20,28 @@ const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`)
 const sizes = (args.find((arg) => !arg.startsWith("--")) ?? "10000,100000,1000000").split(",").map(Number);
 const renderer = (option("renderer") ?? "swiftshader") as Renderer;
 const panSeconds = Number(option("pan-seconds") ?? 5);
-const simulate = args.includes("--simulate");
+const stream = args.includes("--stream");
+const frameMs = Number(option("frame-ms") ?? 100);
 /** Frames to count while panning, at least, however slow they are. */
 const MIN_FRAMES = 3;
 const FRAME_LIMIT_MS = 15 * 60_000;
+/** How long the search box may take to answer before the figure reads "over". */
+const SEARCH_LIMIT_MS = 60_000;
 
 if (!chromiumAvailable()) {
   console.error(`bench/viz needs Chromium at ${CHROMIUM} (apt-get install chromium)`);
   process.exit(1);
 }
 
-const dist = await buildPage();
+const prebuilt = option("dist");
+const dist = prebuilt ?? (await buildPage());
 const browser = await launchChromium(renderer);
 const rows: string[][] = [];
 try {
   for (const edges of sizes) rows.push(await measure(edges));
 } finally {
   await browser.close();
-  await rm(dist, { recursive: true, force: true });
+  if (!prebuilt) await rm(dist, { recursive: true, force: true });
 }
 
 const rendererName = renderer === "swiftshader" ? "SwiftShader (ANGLE)" : "Mesa llvmpipe (ANGLE over EGL)";
@@ -41,16 +50,34 @@ console.log(
     `(${os.cpus()[0]?.model ?? "unknown CPU"}), no GPU. Viewport 1280x800.`,
 );
 console.log(
-  simulate
-    ? "Layout: none stored, so the GPU force layout runs (panning pauses it)."
-    : "Layout: stored in the session, as on a reload (no simulation); nodes = edges / 2, 20 color categories, sized nodes.",
+  stream
+    ? `Layout: none stored, so the page starts the server layout and draws its frames (one every ${frameMs} ms, ` +
+        "x,y float32 per node); the search, pan and frame figures are taken while frames keep coming."
+    : "Layout: stored in the session, as on a reload; nodes = edges / 2, 20 color categories, sized nodes.",
 );
 console.log("Software frame rates are for comparing builds only; a laptop GPU is orders of magnitude faster.\n");
-printTable(["edges", "nodes", "data loaded (ms)", "first frame (ms)", "pan fps", "frames counted"], rows);
+printTable(
+  stream
+    ? [
+        "edges",
+        "nodes",
+        "data loaded (ms)",
+        "first frame (ms)",
+        "search answer (ms)",
+        "pan fps",
+        "bytes/frame",
+        "frames sent",
+        "drawn",
+        "dropped",
+      ]
+    : ["edges", "nodes", "data loaded (ms)", "first frame (ms)", "search answer (ms)", "pan fps", "frames counted"],
+  rows,
+);
 
 async function measure(edges: number): Promise<string[]> {
-  const fixture = randomGraphFixture(edges, !simulate);
-  const server = await startPageServer(dist, fixture);
+  const fixture = randomGraphFixture(edges, !stream);
+  // The stand-in job streams long enough for every measurement to happen while frames come.
+  const server = await startPageServer(dist, fixture, stream ? { frameMs, maxIter: 100_000, step: 1 } : undefined);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on("pageerror", (error) => console.error(`page error at ${edges} edges:`, error.message));
   try {
@@ -64,16 +91,28 @@ async function measure(edges: number): Promise<string[]> {
       data: performance.getEntriesByName("graph-data-loaded")[0]?.startTime ?? Number.NaN,
       frame: performance.getEntriesByName("graph-first-frame")[0]?.startTime ?? Number.NaN,
     }));
-    process.stderr.write(`first frame at ${Math.round(marks.frame)} ms; panning… `);
+    process.stderr.write(`first frame at ${Math.round(marks.frame)} ms; searching… `);
+    const search = await searchMs(page);
+    process.stderr.write(`${Math.round(search)} ms; panning… `);
     const pan = await panFps(page);
     process.stderr.write(`${pan.fps.toFixed(2)} fps\n`);
-    return [
+    const common = [
       edges.toLocaleString("en-US"),
       fixture.nodes.numRows.toLocaleString("en-US"),
       Math.round(marks.data).toLocaleString("en-US"),
       Math.round(marks.frame).toLocaleString("en-US"),
+      Number.isFinite(search) ? Math.round(search).toLocaleString("en-US") : `> ${SEARCH_LIMIT_MS.toLocaleString("en-US")}`,
       pan.fps < 1 ? pan.fps.toFixed(3) : pan.fps.toFixed(1),
-      String(pan.frames),
+    ];
+    if (!stream) return [...common, String(pan.frames)];
+    const shown = await page.evaluate(() => ({ ...document.documentElement.dataset }));
+    if (shown.layoutState !== "running") throw new Error(`the layout was ${shown.layoutState} before the measurements ended`);
+    return [
+      ...common,
+      (32 + fixture.nodes.numRows * 8).toLocaleString("en-US"),
+      server.layoutJob.framesSent.toLocaleString("en-US"),
+      Number(shown.layoutFrames ?? 0).toLocaleString("en-US"),
+      Number(shown.layoutDropped ?? 0).toLocaleString("en-US"),
     ];
   } finally {
     await page.close();
@@ -81,9 +120,29 @@ async function measure(edges: number): Promise<string[]> {
   }
 }
 
-/** Drags the canvas back and forth; frames are counted in the page (cosmos.gl draws once per animation frame). */
+/** Types into the search box and waits for the list of matches (the page's debounce included); Infinity past the limit. */
+async function searchMs(page: Page): Promise<number> {
+  const start = performance.now();
+  try {
+    await page.locator("#search").fill("1", { timeout: SEARCH_LIMIT_MS });
+    await page.locator("#search-results [role=option]").first().waitFor({ timeout: SEARCH_LIMIT_MS });
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+  const elapsed = performance.now() - start;
+  await page.locator("#search").fill("", { timeout: SEARCH_LIMIT_MS });
+  await page.locator("#search").blur({ timeout: SEARCH_LIMIT_MS });
+  return elapsed;
+}
+
+/**
+ * Drags the canvas back and forth; counts the frames cosmos.gl draws (the page's data-graph-renders: the page draws
+ * only when something changed, so the browser's own animation frames no longer say how often the graph was drawn).
+ */
 async function panFps(page: Page): Promise<{ fps: number; frames: number }> {
+  // A page from before the render governor draws every animation frame: count those instead.
   await page.evaluate(() => {
+    if (document.documentElement.dataset.graphRenders !== undefined) return;
     const counter = { frames: 0 };
     (window as unknown as { benchFrames: typeof counter }).benchFrames = counter;
     const tick = () => {
@@ -92,7 +151,12 @@ async function panFps(page: Page): Promise<{ fps: number; frames: number }> {
     };
     requestAnimationFrame(tick);
   });
-  const frames = () => page.evaluate(() => (window as unknown as { benchFrames: { frames: number } }).benchFrames.frames);
+  const frames = () =>
+    page.evaluate(() =>
+      Number(
+        document.documentElement.dataset.graphRenders ?? (window as unknown as { benchFrames: { frames: number } }).benchFrames.frames,
+      ),
+    );
   await page.mouse.move(640, 420);
   await page.mouse.down();
   const startFrames = await frames();

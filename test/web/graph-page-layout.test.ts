@@ -130,8 +130,9 @@ describe.skipIf(!available)(title, () => {
       for (let k = 1; k <= 28; k++) server.layoutJob.sendFrame(undefined, "running", 12 + k);
       expect(server.layoutJob.framesSent - sent).toBe(56);
       await expect.poll(() => first.locator("#layout-iteration").textContent(), soon).toBe("40 / 40");
-      const lastSeq = await attr(second, "data-layout-seq");
+      const lastSeq = String(server.layoutJob.seq);
       await expect.poll(() => attr(first, "data-layout-seq"), soon).toBe(lastSeq);
+      await expect.poll(() => attr(second, "data-layout-seq"), soon).toBe(lastSeq);
       const drawnNow = Number(await attr(first, "data-layout-frames")) - applied;
       expect(drawnNow).toBeGreaterThanOrEqual(1);
       expect(drawnNow).toBeLessThan(28);
@@ -210,6 +211,25 @@ describe.skipIf(!available)(title, () => {
       await third.close();
     }, 60_000);
   });
+
+  it("draws the canvas only when something changed: not while idle, again on pointer moves and on frames", async () => {
+    const server = await serve(smallGraphFixture(), { frameMs: 0 });
+    const page = await open(server);
+    const renders = async () => Number(await attr(page, "data-graph-renders"));
+    await page.waitForTimeout(1_000);
+    const idle = await renders();
+    expect(idle).toBeGreaterThan(0);
+    await page.waitForTimeout(1_000);
+    expect(await renders()).toBe(idle);
+    await page.mouse.move(500, 400);
+    await page.mouse.move(520, 420, { steps: 4 });
+    await expect.poll(renders, soon).toBeGreaterThan(idle);
+    await page.waitForTimeout(1_000);
+    const moved = await renders();
+    server.layoutJob.sendFrame(undefined, "running", 5);
+    await expect.poll(renders, soon).toBeGreaterThan(moved);
+    await page.close();
+  }, 90_000);
 
   it("a layout that cannot start says why, and the graph is still drawn", async () => {
     const server = await serve(smallGraphFixture(), { failStart: "no compute backend" });

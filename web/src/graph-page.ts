@@ -34,6 +34,9 @@ export type PageElements = {
   layout: LayoutPanelElements;
 };
 
+/** Graphs with at least this many links draw them only while no layout moves their nodes. */
+const LINKS_WHILE_MOVING = 5_000;
+
 type Selection = { kind: "node"; index: number } | { kind: "link"; index: number } | undefined;
 
 export async function startGraphPage(sessionId: string, elements: PageElements): Promise<void> {
@@ -215,7 +218,7 @@ class GraphPage {
   }
 
   private async drawOnce(model: GraphModel, positions: Float32Array): Promise<void> {
-    await this.view.show(model, positions);
+    await this.view.show(model, positions, this.linksShown(this.layout.state));
     this.drawn = true;
     this.labels.setModel(model, this.view.graph);
     this.search.setModel(model);
@@ -234,13 +237,26 @@ class GraphPage {
     // A draw under way (the disc of a failed start) finishes first; the frame then moves its nodes.
     if (this.drawing) await this.drawing;
     if (!this.drawn) await this.draw(model, positions);
-    else this.view.showPositions(positions);
+    else {
+      this.view.showPositions(positions);
+      // The next frame waits until this one is on the canvas (and the governor's pause after it).
+      await this.view.nextRender();
+    }
     return true;
+  }
+
+  /**
+   * Whether links are drawn: not while a layout moves the nodes of a graph with many links. With software WebGL, links
+   * between far-apart nodes (a layout's early frames) cost seconds a frame; they come back when it pauses or ends.
+   */
+  private linksShown(state: PanelState): boolean {
+    return state !== "running" || (this.model?.topology.links.length ?? 0) / 2 < LINKS_WHILE_MOVING;
   }
 
   /** The status line follows the server layout in whole percents (frames come many times a second). */
   private showProgress(state: PanelState, iteration: number, maxIter: number): void {
     if (!this.drawn) return;
+    this.view.setLinksVisible(this.linksShown(state));
     if (state !== "running") {
       this.shownPercent = -1;
       this.status.set("ready", this.counts());

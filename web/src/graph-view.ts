@@ -6,6 +6,7 @@ import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
+import { governRendering, type RenderGovernor } from "./render-governor.ts";
 import { SPACE_SIZE } from "./space-fit.ts";
 
 export const BACKGROUND = "#15181d";
@@ -20,7 +21,9 @@ export type GraphViewEvents = {
 export type GraphView = {
   readonly graph: Graph;
   /** Draws the model at `positions` (x,y per node, already inside the space), fitted to the window. */
-  show(model: GraphModel, positions: Float32Array): Promise<void>;
+  show(model: GraphModel, positions: Float32Array, links?: boolean): Promise<void>;
+  /** Draws the links or not (the page leaves them out of a big graph's frames while its layout moves the nodes). */
+  setLinksVisible(visible: boolean): void;
   applyStyle(style: GraphStyle): void;
   /** The visible collections, the one on top first; they paint over the style's colors (kept across show). */
   setCollections(layers: readonly PaintLayer[]): void;
@@ -32,11 +35,16 @@ export type GraphView = {
   setHighlight(nodes: number[] | undefined, links: number[] | undefined): void;
   /** Moves every node to the given positions at once (a layout frame; kept by cosmos.gl, not copied). */
   showPositions(positions: Float32Array): void;
+  /** Resolves once the canvas has been drawn again (after showPositions: with the new positions). */
+  nextRender(): Promise<void>;
   destroy(): void;
 };
 
 export function createGraphView(container: HTMLDivElement, events: GraphViewEvents): GraphView {
   let graph: Graph | undefined;
+  let governor: RenderGovernor | undefined;
+  let linksVisible = true;
+  const root = document.documentElement;
   let drawn: { style: GraphStyle; topology: Topology } | undefined;
   let layers: readonly PaintLayer[] = [];
   let touched = false;
@@ -67,6 +75,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     // Long links fade (they cross the picture); less so in small graphs, where every link can be read.
     linkVisibilityMinTransparency: edgeCount(model) < 50_000 ? 0.5 : 0.25,
     linkColorInterpolateFromEndpoints: model.style.edge.rgba === undefined && model.style.node.rgba !== undefined,
+    renderLinks: linksVisible,
     renderHoveredPointRing: true,
     hoveredPointCursor: "pointer",
     hoveredLinkCursor: "pointer",
@@ -87,6 +96,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     onBackgroundClick: () => events.backgroundClick(),
     onPointMouseOver: (index: number) => events.nodeHover(Math.round(index)),
     onPointMouseOut: () => events.nodeHover(undefined),
+    // Pans, zooms and fit transitions need frames drawn (cosmos.gl's own loop is governed, see render-governor.ts).
+    onZoom: () => governor?.wake(150),
     onZoomStart: (_event: unknown, userDriven: boolean) => {
       if (userDriven) touched = true;
     },
@@ -97,10 +108,15 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       if (!graph) throw new Error("the graph is not shown yet");
       return graph;
     },
-    async show(model, positions) {
+    async show(model, positions, links = true) {
+      linksVisible = links;
+      governor?.destroy();
       graph?.destroy();
       container.replaceChildren();
       graph = new Graph(container, baseConfig(model));
+      governor = governRendering(graph, container, (renders) => {
+        root.dataset.graphRenders = String(renders);
+      });
       await graph.ready;
       graph.setPointPositions(positions, true);
       graph.setLinks(model.topology.links);
@@ -141,13 +157,27 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       const target = Math.max(current, (overview ?? current) * 3);
       graph.zoomToPointByIndex(index, 600, target, false, false);
     },
+    // Config changes draw nothing by themselves: each wakes the governed loop for a frame.
     setFocus(node, link) {
       graph?.setConfigPartial({ focusedPointIndex: node, focusedLinkIndex: link });
+      governor?.wake();
     },
     setHighlight(nodes, links) {
       graph?.setConfigPartial({ highlightedPointIndices: nodes, highlightedLinkIndices: links });
+      governor?.wake();
+    },
+    setLinksVisible(visible) {
+      if (visible === linksVisible) return;
+      linksVisible = visible;
+      graph?.setConfigPartial({ renderLinks: visible });
+      governor?.wake();
+    },
+    nextRender() {
+      return governor ? governor.nextRender() : Promise.resolve();
     },
     destroy() {
+      governor?.destroy();
+      governor = undefined;
       graph?.destroy();
       graph = undefined;
       drawn = undefined;

@@ -73,6 +73,8 @@ export function createLayoutPanel(elements: LayoutPanelElements, actions: Layout
   let state: PanelState = "none";
   /** Settings this page sent and has not seen answered yet: a refetch in between must not undo them. */
   const pending = new Map<keyof LayoutSettings, { value: number | boolean; until: number }>();
+  /** Number fields with typed, not yet committed text (a change event or leaving the field commits it). */
+  const typing = new Set<HTMLInputElement>();
 
   const current = (): LayoutSettings => ({
     gravity: numberOf(elements.gravity, DEFAULT_SETTINGS.gravity),
@@ -107,10 +109,9 @@ export function createLayoutPanel(elements: LayoutPanelElements, actions: Layout
       root.dataset.layoutIteration = String(iteration);
     },
     showSettings(settings) {
-      const editing = document.activeElement;
-      // A field the person is editing, or changed a moment ago and the answer does not show yet, keeps its value.
+      // A field the person is typing in, or changed a moment ago and the answer does not show yet, keeps its value.
       const keep = (key: keyof LayoutSettings, input: HTMLInputElement) => {
-        if (input === editing) return true;
+        if (typing.has(input)) return true;
         const sent = pending.get(key);
         if (!sent) return false;
         if (sent.value === settings[key] || performance.now() > sent.until) {
@@ -143,13 +144,17 @@ export function createLayoutPanel(elements: LayoutPanelElements, actions: Layout
     if (open) elements.gravity.focus();
   });
   elements.settings.addEventListener("submit", (event) => event.preventDefault());
-  const send = (input: HTMLInputElement, key: keyof LayoutSettings) =>
+  const send = (input: HTMLInputElement, key: keyof LayoutSettings) => {
+    input.addEventListener("input", () => typing.add(input));
+    input.addEventListener("blur", () => typing.delete(input));
     input.addEventListener("change", () => {
+      typing.delete(input);
       if (input.type !== "checkbox" && !input.checkValidity()) return;
       const value = current()[key];
       pending.set(key, { value, until: performance.now() + PENDING_MS });
       actions.setParams({ [key]: value });
     });
+  };
   send(elements.gravity, "gravity");
   send(elements.scaling, "scaling_ratio");
   send(elements.linLog, "lin_log_mode");

@@ -42,10 +42,14 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
     const frame = slot;
     slot = undefined;
     try {
+      const started = performance.now();
       await events.apply(frame);
       counts.applied++;
-      // Let the browser draw (and handle input) before the next frame goes in.
       await nextAnimationFrame();
+      // Drawing a frame can hold the main thread for seconds (software WebGL, big graphs): leave it as long idle
+      // before the next one, so typing, pointing and the page's own updates go on while positions stream.
+      const busy = performance.now() - started;
+      if (busy > CHEAP_FRAME_MS) await sleep(Math.min(busy, MAX_PAUSE_MS));
     } catch (error) {
       console.warn("a layout frame could not be drawn", error);
     } finally {
@@ -100,6 +104,15 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
       slot = undefined;
     },
   };
+}
+
+/** Frames that took less than this follow each other without a pause. */
+const CHEAP_FRAME_MS = 20;
+/** The longest pause between two frames. */
+const MAX_PAUSE_MS = 5_000;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function nextAnimationFrame(): Promise<void> {

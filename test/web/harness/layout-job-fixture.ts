@@ -36,6 +36,8 @@ export type LayoutJobFixture = {
   readonly controls: { action: LayoutAction; layout: Record<string, unknown> | null }[];
   /** Frames sent, all sockets together. */
   readonly framesSent: number;
+  /** The sequence number of the latest frame. */
+  readonly seq: number;
   control(action: LayoutAction, layout: Record<string, unknown> | null): SessionLayoutAnswer;
   /** Sends one frame of the current job (or the given positions, at the given iteration) to every page now. */
   sendFrame(positions?: Float32Array, state?: LayoutJobState, iteration?: number): void;
@@ -168,6 +170,9 @@ export function createLayoutJobFixture(
     controls,
     get framesSent() {
       return framesSent;
+    },
+    get seq() {
+      return seq;
     },
     control(action, layout) {
       controls.push({ action, layout });
