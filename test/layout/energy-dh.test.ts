@@ -43,7 +43,7 @@ describe("igraph davidson_harel against python-igraph's layout_davidson_harel", 
   let igraph: number[][] = [];
   beforeAll(async () => {
     igraph = await igraphStress(graphs, "g.layout_davidson_harel()", SEEDS.length);
-  });
+  }, 240_000);
 
   it("draws each graph with a median stress (nine seeds) within 10% of igraph's, and the default seed below random", () => {
     graphs.forEach((g, i) => {
@@ -53,7 +53,7 @@ describe("igraph davidson_harel against python-igraph's layout_davidson_harel", 
       expect(median(ours), g.name).toBeLessThanOrEqual(1.1 * median(igraph[i] as number[]));
       expect(layoutStress(g.n, g.edges, place(g)), g.name).toBeLessThan(layoutStress(g.n, g.edges, randomPositions(g.n, 2, 1)));
     });
-  });
+  }, 120_000);
 });
 
 describe("igraph davidson_harel parameters", () => {

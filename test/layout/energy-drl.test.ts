@@ -38,7 +38,7 @@ describe("igraph drl against python-igraph's layout_drl", () => {
       igraphStress(graphs, "g.layout_drl()", 5),
       igraphStress(graphs, "g.layout_drl(dim=3)", 5, 3),
     ]);
-  });
+  }, 240_000);
 
   it("draws each graph within 10% of igraph's median stress, in 2D and 3D", () => {
     graphs.forEach((g, i) => {
@@ -47,7 +47,7 @@ describe("igraph drl against python-igraph's layout_drl", () => {
       expect(ours2, `${g.name} 2D`).toBeLessThanOrEqual(1.1 * median(igraph2d[i] as number[]));
       expect(ours3, `${g.name} 3D`).toBeLessThanOrEqual(1.1 * median(igraph3d[i] as number[]));
     });
-  });
+  }, 120_000);
 
   it("draws the grid, the tree and the random graph with lower stress than a random layout", () => {
     for (const g of [grid, tree, random]) {

@@ -36,7 +36,7 @@ describe("igraph graphopt against python-igraph's layout_graphopt", () => {
   let igraph: number[][] = [];
   beforeAll(async () => {
     igraph = await igraphStress(graphs, "g.layout_graphopt()", 5);
-  });
+  }, 120_000);
 
   it("draws each graph within 10% of igraph's median stress and below a random layout's", () => {
     graphs.forEach((g, i) => {
@@ -44,7 +44,7 @@ describe("igraph graphopt against python-igraph's layout_graphopt", () => {
       expect(ours, g.name).toBeLessThanOrEqual(1.1 * median(igraph[i] as number[]));
       expect(ours, g.name).toBeLessThan(layoutStress(g.n, g.edges, randomPositions(g.n, 2, 1)));
     });
-  });
+  }, 120_000);
 });
 
 describe("igraph graphopt physics and parameters", () => {

@@ -36,7 +36,7 @@ describe("igraph lgl against python-igraph's layout_lgl", () => {
     // python-igraph 0.10 refuses root=None: its seeds pick the root as igraph would (uniformly at random)
     const answers = await Promise.all(graphs.map((g, i) => igraphStress([g], `g.layout_lgl(root=${(i * 37) % g.n})`, 5)));
     igraph = answers.map((a) => a[0] as number[]);
-  });
+  }, 120_000);
 
   it("draws each graph within 10% of igraph's median stress and below a random layout's", () => {
     graphs.forEach((g, i) => {
@@ -44,7 +44,7 @@ describe("igraph lgl against python-igraph's layout_lgl", () => {
       expect(ours, g.name).toBeLessThanOrEqual(1.1 * median(igraph[i] as number[]));
       expect(ours, g.name).toBeLessThan(layoutStress(g.n, g.edges, randomPositions(g.n, 2, 1)));
     });
-  });
+  }, 120_000);
 
   it("grows the tree from the root outwards: deeper levels sit farther from the root", () => {
     const pos = place(tree, { root: 0 });
