@@ -272,6 +272,21 @@ describe("live session layout on one server", () => {
     await expect(streamFrames(url, sessionId, { cookie, origin: "http://elsewhere.example" })).rejects.toThrow("refused: 403");
   });
 
+  it("runs any registry layout that runs step by step: igraph's graphopt to its niter", async () => {
+    // A dataset of its own: DONE leaves its default layout on the dataset.
+    const sessionId = await openSession(url, token, await edgeDataset(url, token, ringWithChords(N, 150, 3)));
+    const client = await streamFrames(url, sessionId, bearer(token));
+    try {
+      const started = await control(url, token, sessionId, "START", { libraries: ["igraph"], alg: "graphopt", params: { niter: 25 } });
+      expect(started.data.controlSessionLayout).toMatchObject({ state: "RUNNING", library: "igraph", algorithm: "graphopt", maxIter: 25 });
+      const done = await client.next((f) => f.state === "DONE");
+      expect(done).toMatchObject({ iteration: 25, maxIter: 25, nodeCount: N, dims: 2 });
+      expect(done.positions.every(Number.isFinite)).toBe(true);
+    } finally {
+      client.close();
+    }
+  });
+
   it("refuses the stream and the mutation to a stranger, and the stream without credentials", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const admin = await login(url);
