@@ -90,6 +90,28 @@ describe("igraph davidson_harel parameters", () => {
     expect(layoutStress(tree.n, tree.edges, tuned)).toBeLessThan(1.1 * layoutStress(tree.n, tree.edges, good));
   });
 
+  it("keeps vertices off the border when weight_border is set, and crosses fewer edges with a heavy crossing weight", () => {
+    const half = 5 * Math.sqrt(tree.n);
+    const nearest = (pos: Float64Array) => Math.min(...Array.from(pos, (v) => half - Math.abs(v)));
+    expect(nearest(place(tree, { weight_border: 1000 }))).toBeGreaterThan(1.5 * nearest(place(tree, { weight_border: 0 })));
+    const crossings = (pos: Float64Array) => {
+      let count = 0;
+      const e = random.edges;
+      for (let i = 0; i < e.length; i++)
+        for (let j = i + 1; j < e.length; j++) {
+          const [a, b] = e[i] as [number, number];
+          const [c, d] = e[j] as [number, number];
+          if (a === c || a === d || b === c || b === d) continue;
+          const at = (v: number): [number, number] => [pos[v * 2] as number, pos[v * 2 + 1] as number];
+          if (segmentsIntersect(...at(a), ...at(b), ...at(c), ...at(d))) count++;
+        }
+      return count;
+    };
+    expect(crossings(place(random, { weight_edge_crossings: 20 }))).toBeLessThan(
+      0.5 * crossings(place(random, { weight_edge_crossings: 0 })),
+    );
+  });
+
   it("counts crossings and point-segment distances as igraph does", () => {
     expect(segmentsIntersect(0, 0, 2, 2, 0, 2, 2, 0)).toBe(true);
     expect(segmentsIntersect(0, 0, 1, 1, 2, 0, 3, 1)).toBe(false);
