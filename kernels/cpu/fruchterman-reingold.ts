@@ -150,6 +150,47 @@ function edgesInSlots(
 }
 
 /**
+ * Each slot's runs of neighbouring slots in igraph's grid for a gather (the OpenCL step: every vertex sums its own
+ * repulsion, so it meets the cells forward and backward of it), `count` [from, to) pairs per slot, empty runs as
+ * [0, 0); the slot itself lies in the first run and is skipped there. 2D: 3 runs (cells x-1..x+1 of row y, x..x+1
+ * of row y+1, x-1..x of row y-1); 3D: 7 (plane z as in 2D, x..x+1 of rows y..y+1 in plane z+1, x-1..x of rows
+ * y-1..y in plane z-1).
+ */
+export function frGatherRuns(grid: FrGrid, n: number, three: boolean): { runs: Int32Array; count: number } {
+  const [sx, sy, sz] = grid.steps;
+  const { start, slotCell } = grid;
+  const count = three ? 7 : 3;
+  const runs = new Int32Array(n * count * 2);
+  for (let i = 0; i < n; i++) {
+    const c = slotCell[i] as number;
+    const x = c % sx;
+    const y = Math.floor(c / sx) % sy;
+    const z = Math.floor(c / (sx * sy));
+    const left = x > 0 ? 1 : 0;
+    const right = x + 1 < sx ? 1 : 0;
+    let r = 0;
+    /** Cells x + lo .. x + hi (clipped) of row y + oy in plane z + oz, as one run. */
+    const put = (oy: number, oz: number, lo: number, hi: number) => {
+      const at = (i * count + r++) * 2;
+      if (y + oy < 0 || y + oy >= sy || z + oz < 0 || z + oz >= sz) return;
+      const row = c + oy * sx + oz * sx * sy;
+      runs[at] = start[row + (lo < 0 ? -left : 0)] as number;
+      runs[at + 1] = start[row + 1 + (hi > 0 ? right : 0)] as number;
+    };
+    put(0, 0, -1, 1);
+    put(1, 0, 0, 1);
+    put(-1, 0, -1, 0);
+    if (three) {
+      put(0, 1, 0, 1);
+      put(1, 1, 0, 1);
+      put(0, -1, -1, 0);
+      put(-1, -1, -1, 0);
+    }
+  }
+  return { runs, count };
+}
+
+/**
  * Each slot's runs of forward slots in igraph's grid (see repelGrid): 2D: [end of the first run, second run's
  * start, its end] per slot; 3D: four [from, to) pairs per slot (the first `from` unused: it is i + 1).
  */

@@ -1,7 +1,7 @@
 // OpenCL version of kernel "fruchterman-reingold" (same args and stepper as kernels/cpu/fruchterman-reingold.ts):
 // the positions, graph, bounds and igraph's grid (filled once from the start, as igraph does) stay on the device
 // between steps; a step is one kernel, with nothing read back until `read`.
-import { type FrArgs, type FrStepper, frGrid, permuted } from "../cpu/fruchterman-reingold.ts";
+import { type FrArgs, type FrStepper, frGatherRuns, frGrid, permuted } from "../cpu/fruchterman-reingold.ts";
 import { cl, type Handle, kernel, Scope } from "./runtime.ts";
 
 const EMPTY = new Float64Array(0);
@@ -53,30 +53,25 @@ export function frStepperOpenCl(args: FrArgs): FrStepper {
     const bounded = lower && upper ? 1 : 0;
     const dLower = scope.readOnly(lower ? inSlots(lower) : EMPTY);
     const dUpper = scope.readOnly(upper ? inSlots(upper) : EMPTY);
-    const cells = g
-      ? { steps: g.steps, slotCell: scope.input(g.slotCell), start: scope.input(g.start), order: scope.input(g.order) }
-      : null;
+    const gather = g ? frGatherRuns(g, n, dims === 3) : null;
+    const cells = g && gather ? { runs: scope.input(gather.runs), count: gather.count, order: scope.input(g.order) } : null;
     const host = perm ? new Float64Array(n * dims) : null;
     let steps = 0;
     const stepper: FrStepper = {
       step(temp: number) {
         const t = Math.max(0, temp);
         if (cells) {
-          const [sx, sy, sz] = cells.steps;
           scope.run(
             FILE,
             "fr_step_grid",
-            "iimmiiimmmmmmmimmiduu",
+            "iimmmimmmmmimmiduu",
             [
               n,
               three,
               pos,
               next,
-              sx,
-              sy,
-              sz,
-              cells.slotCell,
-              cells.start,
+              cells.runs,
+              cells.count,
               cells.order,
               adjStart,
               adjNbr,

@@ -103,47 +103,30 @@ __kernel void fr_step_allpairs(const int n, const int three, __global const doub
 }
 
 // The grid form, in cell order: slot i holds vertex order[i] (pos, bounds and the adjacency are over slots; the
-// hashes take vertex ids), slotCell[i] is its cell (x + sx * (y + sy * z)), start[c] its cell's first slot.
+// hashes take vertex ids); runs[(i * count + r) * 2 ..] are the [from, to) slot runs of the cells around i that
+// igraph's grid pairs it with (frGatherRuns), i itself among the first.
 __kernel void fr_step_grid(const int n, const int three, __global const double* pos, __global double* next,
-                           const int sx, const int sy, const int sz, __global const int* slotCell,
-                           __global const int* start, __global const int* order, __global const int* adjStart,
-                           __global const int* adjNbr, __global const int* adjEdge, __global const double* weight,
-                           const int weighted, __global const double* lower, __global const double* upper,
-                           const int bounded, const double temp, const uint seed, const uint step) {
+                           __global const int* runs, const int count, __global const int* order,
+                           __global const int* adjStart, __global const int* adjNbr, __global const int* adjEdge,
+                           __global const double* weight, const int weighted, __global const double* lower,
+                           __global const double* upper, const int bounded, const double temp, const uint seed,
+                           const uint step) {
   const int i = get_global_id(0);
   if (i >= n) return;
-  const int c = slotCell[i];
-  const int cx = c % sx;
-  const int cy = (c / sx) % sy;
-  const int cz = c / (sx * sy);
-  const int zr = three ? 1 : 0;
   const double3 pv = fr_load(pos, i, three);
   double3 f = (double3)(0.0, 0.0, 0.0);
-  for (int oz = -zr; oz <= zr; oz++) {
-    for (int oy = -1; oy <= 1; oy++) {
-      for (int ox = -1; ox <= 1; ox++) {
-        // the own cell, the forward cells (no negative offset) and the backward ones (no positive offset)
-        const int forward = ox >= 0 && oy >= 0 && oz >= 0;
-        const int backward = ox <= 0 && oy <= 0 && oz <= 0;
-        if (!forward && !backward) continue;
-        const int x = cx + ox;
-        const int y = cy + oy;
-        const int z = cz + oz;
-        if (x < 0 || x >= sx || y < 0 || y >= sy || z < 0 || z >= sz) continue;
-        const int cell = x + sx * (y + sy * z);
-        const int end = start[cell + 1];
-        for (int j = start[cell]; j < end; j++) {
-          if (j == i) continue;
-          double3 d = pv - fr_load(pos, j, three);
-          double dlen = d.x * d.x + d.y * d.y + d.z * d.z;
-          if (dlen >= FR_CUT) continue;
-          if (dlen == 0.0) {
-            d = fr_coincident(seed, step, order[i], order[j], three);
-            dlen = d.x * d.x + d.y * d.y + d.z * d.z;
-          }
-          f += d * (1.0 / dlen);
-        }
+  for (int r = 0; r < count; r++) {
+    const int end = runs[(i * count + r) * 2 + 1];
+    for (int j = runs[(i * count + r) * 2]; j < end; j++) {
+      if (j == i) continue;
+      double3 d = pv - fr_load(pos, j, three);
+      double dlen = d.x * d.x + d.y * d.y + d.z * d.z;
+      if (dlen >= FR_CUT) continue;
+      if (dlen == 0.0) {
+        d = fr_coincident(seed, step, order[i], order[j], three);
+        dlen = d.x * d.x + d.y * d.y + d.z * d.z;
       }
+      f += d * (1.0 / dlen);
     }
   }
   f += fr_attract(pos, i, pv, adjStart, adjNbr, adjEdge, weight, weighted, three);
