@@ -2,9 +2,10 @@
 // frames per second while panning, for random graphs of 10k, 100k and 1M edges (served by the page's test harness).
 // With --stream the graph has no stored layout: the page starts the server layout and draws its first frame from the
 // stream (the harness's stand-in job sends real frames at --frame-ms); measured while frames keep coming: how long the
-// search box takes to list matches, the pan rate, and frames sent, drawn and dropped.
+// search box takes to list matches, the pan rate, and frames received, drawn and dropped.
+// With --gateway the real service lays the graph out (bench/viz-gateway.ts).
 // --dist=DIR measures a page built elsewhere (another commit's web/dist, for before/after figures).
-// Run: node bench/viz.ts [edges,...] [--renderer=swiftshader|llvmpipe] [--pan-seconds=5] [--stream] [--frame-ms=100]
+// Run: node bench/viz.ts [edges,...] [--renderer=swiftshader|llvmpipe] [--pan-seconds=5] [--stream|--gateway] [--frame-ms=100]
 //   [--dist=DIR]
 
 import { rm } from "node:fs/promises";
@@ -14,6 +15,7 @@ import { CHROMIUM, chromiumAvailable, launchChromium, type Renderer } from "../t
 import { randomGraphFixture } from "../test/web/harness/graph-fixture.ts";
 import { buildPage } from "../test/web/harness/page-build.ts";
 import { startPageServer } from "../test/web/harness/page-server.ts";
+import { openOnGateway, prepareGatewayPage } from "./viz-gateway.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => args.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -21,6 +23,9 @@ const sizes = (args.find((arg) => !arg.startsWith("--")) ?? "10000,100000,100000
 const renderer = (option("renderer") ?? "swiftshader") as Renderer;
 const panSeconds = Number(option("pan-seconds") ?? 5);
 const stream = args.includes("--stream");
+const gateway = args.includes("--gateway");
+/** Positions come from a layout stream: the harness's stand-in job, or the gateway's own layout. */
+const streaming = stream || gateway;
 const frameMs = Number(option("frame-ms") ?? 100);
 /** Frames to count while panning, at least, however slow they are. */
 const MIN_FRAMES = 3;
@@ -35,6 +40,7 @@ if (!chromiumAvailable()) {
 
 const prebuilt = option("dist");
 const dist = prebuilt ?? (await buildPage());
+if (gateway) await prepareGatewayPage();
 const browser = await launchChromium(renderer);
 const rows: string[][] = [];
 try {
@@ -50,14 +56,17 @@ console.log(
     `(${os.cpus()[0]?.model ?? "unknown CPU"}), no GPU. Viewport 1280x800.`,
 );
 console.log(
-  stream
-    ? `Layout: none stored, so the page starts the server layout and draws its frames (one every ${frameMs} ms, ` +
+  gateway
+    ? "Layout: none stored; the real gateway (npm start's defaults) lays the graph out with ForceAtlas2 and streams its " +
+        "frames; the search, pan and frame figures are taken while they come."
+    : stream
+      ? `Layout: none stored, so the page starts the server layout and draws its frames (one every ${frameMs} ms, ` +
         "x,y float32 per node); the search, pan and frame figures are taken while frames keep coming."
-    : "Layout: stored in the session, as on a reload; nodes = edges / 2, 20 color categories, sized nodes.",
+      : "Layout: stored in the session, as on a reload; nodes = edges / 2, 20 color categories, sized nodes.",
 );
 console.log("Software frame rates are for comparing builds only; a laptop GPU is orders of magnitude faster.\n");
 printTable(
-  stream
+  streaming
     ? [
         "edges",
         "nodes",
@@ -66,23 +75,40 @@ printTable(
         "search answer (ms)",
         "pan fps",
         "bytes/frame",
-        "frames sent",
+        "frames received",
         "drawn",
         "dropped",
+        "layout at the end (iteration)",
       ]
     : ["edges", "nodes", "data loaded (ms)", "first frame (ms)", "search answer (ms)", "pan fps", "frames counted"],
   rows,
 );
 
-async function measure(edges: number): Promise<string[]> {
+type Opened = { nodes: number; page: Page; close(): Promise<void> };
+
+/** The page with the harness (a stored layout, or the stand-in layout job with --stream), or on the real gateway. */
+async function openPage(edges: number): Promise<Opened> {
+  if (gateway) return openOnGateway(browser, edges).then((run) => ({ nodes: run.nodes, page: run.page, close: run.stop }));
   const fixture = randomGraphFixture(edges, !stream);
   // The stand-in job streams long enough for every measurement to happen while frames come.
   const server = await startPageServer(dist, fixture, stream ? { frameMs, maxIter: 100_000, step: 1 } : undefined);
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  await page.goto(server.pageUrl);
+  return {
+    nodes: fixture.nodes.numRows,
+    page,
+    async close() {
+      await page.close();
+      await server.close();
+    },
+  };
+}
+
+async function measure(edges: number): Promise<string[]> {
+  process.stderr.write(`${edges} edges: loading… `);
+  const { nodes, page, close } = await openPage(edges);
   page.on("pageerror", (error) => console.error(`page error at ${edges} edges:`, error.message));
   try {
-    process.stderr.write(`${edges} edges: loading… `);
-    await page.goto(server.pageUrl);
     await page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, {
       timeout: FRAME_LIMIT_MS,
       polling: 250,
@@ -98,25 +124,25 @@ async function measure(edges: number): Promise<string[]> {
     process.stderr.write(`${pan.fps.toFixed(2)} fps\n`);
     const common = [
       edges.toLocaleString("en-US"),
-      fixture.nodes.numRows.toLocaleString("en-US"),
+      nodes.toLocaleString("en-US"),
       Math.round(marks.data).toLocaleString("en-US"),
       Math.round(marks.frame).toLocaleString("en-US"),
       Number.isFinite(search) ? Math.round(search).toLocaleString("en-US") : `> ${SEARCH_LIMIT_MS.toLocaleString("en-US")}`,
       pan.fps < 1 ? pan.fps.toFixed(3) : pan.fps.toFixed(1),
     ];
-    if (!stream) return [...common, String(pan.frames)];
+    if (!streaming) return [...common, String(pan.frames)];
     const shown = await page.evaluate(() => ({ ...document.documentElement.dataset }));
-    if (shown.layoutState !== "running") throw new Error(`the layout was ${shown.layoutState} before the measurements ended`);
+    const count = (value: string | undefined) => Number(value ?? 0).toLocaleString("en-US");
     return [
       ...common,
-      (32 + fixture.nodes.numRows * 8).toLocaleString("en-US"),
-      server.layoutJob.framesSent.toLocaleString("en-US"),
-      Number(shown.layoutFrames ?? 0).toLocaleString("en-US"),
-      Number(shown.layoutDropped ?? 0).toLocaleString("en-US"),
+      (32 + nodes * 8).toLocaleString("en-US"),
+      count(shown.layoutReceived),
+      count(shown.layoutFrames),
+      count(shown.layoutDropped),
+      `${shown.layoutState ?? "?"} (${count(shown.layoutIteration)})`,
     ];
   } finally {
-    await page.close();
-    await server.close();
+    await close();
   }
 }
 

@@ -95,6 +95,7 @@ export function createServerLayout(sessionId: string, elements: LayoutPanelEleme
       root.dataset.layoutFrames = String(frames);
       root.dataset.layoutSeq = String(frame.seq);
       root.dataset.layoutDropped = String(stream.counts.dropped);
+      root.dataset.layoutReceived = String(stream.counts.received);
       show(frame.state, frame.iteration, frame.maxIter);
     },
   });
