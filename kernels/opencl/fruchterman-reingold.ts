@@ -1,7 +1,8 @@
 // OpenCL version of kernel "fruchterman-reingold" (same args and stepper as kernels/cpu/fruchterman-reingold.ts):
 // the positions, graph, bounds and igraph's grid (filled once from the start, as igraph does) stay on the device
 // between steps; a step is one kernel, with nothing read back until `read`.
-import { type FrArgs, type FrStepper, frGatherRuns, frGrid, permuted } from "../cpu/fruchterman-reingold.ts";
+import type { FrArgs, FrStepper } from "../cpu/fruchterman-reingold.ts";
+import { frGatherRuns, frGrid, permuted } from "../cpu/fruchterman-reingold-grid.ts";
 import { cl, type Handle, kernel, Scope } from "./runtime.ts";
 
 const EMPTY = new Float64Array(0);
