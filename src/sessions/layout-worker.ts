@@ -80,7 +80,8 @@ const yieldToMessages = () => new Promise<void>((resolve) => setImmediate(resolv
 
 async function main(): Promise<void> {
   const { iteration: layout } = await open();
-  let maxIter = maxIterOf(init.params);
+  let params: Record<string, unknown> = { ...init.params };
+  let maxIter = maxIterOf(params);
   const n = layout.positions().length / layout.dims;
   post({ type: "ready", nodeCount: n, dims: layout.dims });
   const send = (reason: FrameReason) => {
@@ -105,7 +106,8 @@ async function main(): Promise<void> {
         else if (command.type === "resume") paused = false;
         else {
           layout.setParams?.(command.params);
-          maxIter = maxIterOf({ max_iter: maxIter, ...command.params });
+          params = { ...params, ...command.params };
+          maxIter = maxIterOf(params);
         }
         send(command.type);
         due = Date.now() + init.frameMs;

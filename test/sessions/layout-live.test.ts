@@ -287,6 +287,22 @@ describe("live session layout on one server", () => {
     }
   });
 
+  it("moves the stop point when a live change gives the layout's own iteration count (igraph fr's niter)", async () => {
+    const sessionId = await openSession(url, token, datasetId);
+    const client = await streamFrames(url, sessionId, bearer(token));
+    try {
+      await control(url, token, sessionId, "START", { libraries: ["igraph"], alg: "fr", params: { niter: 1_000_000 } });
+      await control(url, token, sessionId, "PAUSE");
+      const changed = await control(url, token, sessionId, "SET_PARAMS", { params: { niter: 40 } });
+      expect(changed.data.controlSessionLayout).toMatchObject({ maxIter: 40 });
+      await control(url, token, sessionId, "RESUME");
+      const done = await client.next((f) => f.state === "DONE");
+      expect(done).toMatchObject({ iteration: 40, maxIter: 40 });
+    } finally {
+      client.close();
+    }
+  });
+
   it("refuses the stream and the mutation to a stranger, and the stream without credentials", async () => {
     const sessionId = await openSession(url, token, datasetId);
     const admin = await login(url);
