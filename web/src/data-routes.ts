@@ -1,4 +1,4 @@
-// The session's data routes under /graph/data/<session_id>/: Arrow columns, single rows, and the saved layout.
+// The session's data routes under /graph/data/<session_id>/: Arrow columns, single rows, and the stored layout.
 import { type Table, tableFromIPC } from "apache-arrow";
 import { codeOfStatus, RequestError } from "./request-error.ts";
 
@@ -9,10 +9,8 @@ export type DataRoutes = {
   columns(axis: Axis, columns: readonly string[]): Promise<Table>;
   /** Every field of one row, for the inspector. */
   row(axis: Axis, index: number): Promise<Record<string, unknown>>;
-  /** x,y per node in node-table order, or undefined when the session has none. */
+  /** x,y per node in node-table order (the session's stored layout, else the dataset's default), or undefined. */
   loadLayout(): Promise<Float32Array | undefined>;
-  /** Stores a layout; false when the server refused (only the owner may). */
-  saveLayout(positions: Float32Array): Promise<boolean>;
 };
 
 export function createDataRoutes(sessionId: string): DataRoutes {
@@ -39,15 +37,6 @@ export function createDataRoutes(sessionId: string): DataRoutes {
       if (!response.ok) throw failed("layout", response);
       return littleEndianFloats(await response.arrayBuffer());
     },
-    async saveLayout(positions) {
-      const response = await fetch(`${base}/layout`, {
-        method: "PUT",
-        credentials: "same-origin",
-        headers: { "content-type": "application/octet-stream" },
-        body: toLittleEndian(positions),
-      });
-      return response.ok;
-    },
   };
 }
 
@@ -64,12 +53,4 @@ function littleEndianFloats(buffer: ArrayBuffer): Float32Array {
   const out = new Float32Array(count);
   for (let i = 0; i < count; i++) out[i] = view.getFloat32(i * 4, true);
   return out;
-}
-
-function toLittleEndian(values: Float32Array): ArrayBuffer {
-  if (littleEndianHost) return values.slice().buffer;
-  const buffer = new ArrayBuffer(values.length * 4);
-  const view = new DataView(buffer);
-  for (let i = 0; i < values.length; i++) view.setFloat32(i * 4, values[i] ?? 0, true);
-  return buffer;
 }
