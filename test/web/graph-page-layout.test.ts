@@ -97,6 +97,16 @@ describe.skipIf(!available)(title, () => {
     }, 90_000);
   });
 
+  it("a stored layout for another node count is not drawn: the server layout starts instead", async () => {
+    const fixture = smallGraphFixture();
+    fixture.layout = ring(fixture.nodes.numRows - 1);
+    const server = await serve(fixture, { frameMs: 0 });
+    const page = await open(server);
+    expect(await attr(page, "data-layout")).toBe("server");
+    expect(starts(server)).toBe(1);
+    await page.close();
+  }, 90_000);
+
   describe("a layout streaming to two pages", () => {
     let server: PageServer;
     let first: Page;

@@ -97,6 +97,8 @@ class GraphPage {
   private firstDrawn: (() => void) | undefined;
   /** The first draw while it is under way. */
   private drawing: Promise<void> | undefined;
+  /** Whether this load asked the server to lay the graph out. */
+  private startAsked = false;
   /** Why the server layout failed or could not start, once it has. */
   private layoutError: string | undefined;
   readonly layout: ServerLayout;
@@ -146,10 +148,16 @@ class GraphPage {
     this.layout.hold();
     const saved = this.routes.loadLayout().catch(() => undefined);
     // The server layout starts while the tables download, when nothing else will give positions.
-    if (!this.hasOwnPositions()) void saved.then((stored) => (stored ? undefined : this.layout.ensureStarted()));
+    this.startAsked = false;
+    if (!this.hasOwnPositions()) void saved.then((stored) => (stored ? undefined : this.startServerLayout()));
     const [model, positions] = await Promise.all([loadGraph(this.routes, this.session), saved]);
     performance.mark("graph-data-loaded");
     await this.show(model, positions);
+  }
+
+  private startServerLayout(): Promise<void> {
+    this.startAsked = true;
+    return this.layout.ensureStarted();
   }
 
   /** Bound node_x/node_y or the dataset's layout columns: known from the session, before any table arrives. */
@@ -199,7 +207,9 @@ class GraphPage {
       this.layout.resume();
       return;
     }
-    // No positions of its own: the first server frame draws the graph (no layout pass here).
+    // No positions of its own: the first server frame draws the graph (no layout pass here). A stored layout that
+    // did not fit the graph (another node count) did not start one while the tables loaded: start it now.
+    if (!this.startAsked) void this.startServerLayout();
     this.status.set("laying-out", `${this.counts()} · waiting for the server's layout…`);
     const drawn = new Promise<void>((resolve) => {
       this.firstDrawn = resolve;
