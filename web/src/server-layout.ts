@@ -118,7 +118,9 @@ export function createServerLayout(sessionId: string, elements: LayoutPanelEleme
         host.failed(`This server does not lay graphs out (${first.message}).`);
         return;
       }
-      if (first && (first.state === "RUNNING" || first.state === "PAUSED")) return;
+      // The newest word on the job (the first answer, a frame, a control or an event; all are in `state` by now):
+      // a running or paused layout is already on its way here.
+      if (state === "running" || state === "paused") return;
       try {
         await control("START");
       } catch (error) {
