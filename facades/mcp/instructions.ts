@@ -36,6 +36,9 @@ GFQL (gfql_operations is a JSON-encoded STRING)
   {"type":"Call","function":"compute_igraph","params":{"alg":"pagerank","out_col":"pr","params":{"damping":0.85}}}
   adds a node column pr; later steps may filter on it. "directed": false reads edges both ways (community
   algorithms need it). The algorithm names are those of GET /api/v1/datasets/.
+- Layouts as Calls: {"type":"Call","function":"layout_igraph","params":{"layout":"circle"}} adds node columns x, y
+  (z for 3D layouts); layout_cugraph (force_atlas2) and fa2_layout likewise; the names are the "layout" lists of
+  GET /api/v1/datasets/.
 - query_graph (not create_collection) also accepts one read-only Cypher query, e.g.
   MATCH (a)-[r]->(b) WHERE a.kind = 'person' RETURN b.name LIMIT 10.
 
