@@ -65,6 +65,10 @@ export type Config = Readonly<{
   layoutFrameMs: number;
   /** LAYOUT_PARK_SECONDS: a live layout paused this long lets its thread go (positions stored; RESUME starts it again). */
   layoutParkMs: number;
+  /** Single-use login links (spec 5.6): the query parameter carrying the token, its lifetime, whether it works once only. */
+  sesameTokenName: string;
+  sesameMaxAgeSeconds: number;
+  sesameOneTime: boolean;
 }>;
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
@@ -116,6 +120,13 @@ function sharingMode(raw: string | undefined): "private" | "organization" | "pub
   const value = (raw ?? "private").toLowerCase();
   if (value === "private" || value === "organization" || value === "public") return value;
   throw new ConfigError("DEFAULT_SHARING_MODE must be private, organization or public");
+}
+
+/** SESAME_TOKEN_NAME: a query parameter name (letters, digits, _ and -). */
+function sesameTokenName(env: Env): string {
+  const value = nonEmpty(env, "SESAME_TOKEN_NAME") ?? "sst";
+  if (!/^[A-Za-z0-9_-]{1,64}$/.test(value)) throw new ConfigError("SESAME_TOKEN_NAME must be letters, digits, _ or - (at most 64)");
+  return value;
 }
 
 /**
@@ -179,5 +190,8 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     computeThreads: int(env, "COMPUTE_THREADS", 0),
     layoutFrameMs: int(env, "LAYOUT_FRAME_MS", 50, 1),
     layoutParkMs: int(env, "LAYOUT_PARK_SECONDS", 300, 1) * 1000,
+    sesameTokenName: sesameTokenName(env),
+    sesameMaxAgeSeconds: int(env, "SESAME_MAX_AGE", 3600, 1),
+    sesameOneTime: bool(env, "SESAME_ONE_TIME", true),
   });
 }
