@@ -4,6 +4,7 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createLogger } from "../server/logger.ts";
 import { createServices, type Services } from "../server/services.ts";
+import { ORG_USAGE, runOrgCommand } from "./org-commands.ts";
 
 const USAGE = `usage:
   npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
@@ -12,7 +13,8 @@ const USAGE = `usage:
   npm run cli -- user assistant --username U --off|--on   (the /mcp tool endpoint for this account)
   npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
   npm run cli -- key list --username U
-  npm run cli -- key revoke --id KEY_ID`;
+  npm run cli -- key revoke --id KEY_ID
+${ORG_USAGE}`;
 
 type Flags = {
   username?: string;
@@ -24,6 +26,7 @@ type Flags = {
   id?: string;
   on?: boolean;
   off?: boolean;
+  role?: string;
 };
 
 async function userOf(services: Services, username: string | undefined) {
@@ -34,6 +37,7 @@ async function userOf(services: Services, username: string | undefined) {
 }
 
 async function run(services: Services, noun: string, verb: string, flags: Flags): Promise<void> {
+  if (noun === "org") return runOrgCommand(services.db, verb, flags);
   const command = `${noun} ${verb}`;
   switch (command) {
     case "user create": {
@@ -109,6 +113,7 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
         off: { type: "boolean" },
         org: { type: "string" },
         id: { type: "string" },
+        role: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });

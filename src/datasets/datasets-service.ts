@@ -3,6 +3,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
+import { mayChangeRecord } from "../accounts/roles.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { loadAlgorithms, lookupAlgorithm } from "../compute/algorithm-lookup.ts";
 import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
@@ -103,8 +104,17 @@ export function createDatasetService(deps: {
   });
 
   async function row(viewer: Viewer, id: string) {
-    const found = await db.dataset.findFirst({ where: { id, ...visibleTo(viewer) } });
+    // Site admins reach every dataset by id (lists stay their own and their organizations').
+    const found = await db.dataset.findFirst({ where: viewer.isAdmin ? { id } : { id, ...visibleTo(viewer) } });
     if (!found) throw new AppError("NOT_FOUND", `no dataset with id ${id}`);
+    return found;
+  }
+
+  /** A dataset the viewer may change or delete: its author's, or one in an organization they own or administer. */
+  async function changeable(viewer: Viewer, id: string) {
+    const found = await row(viewer, id);
+    if (!(await mayChangeRecord(db, viewer, found)))
+      throw new AppError("FORBIDDEN", "only the dataset's author or an admin of its organization may change or delete it");
     return found;
   }
 
@@ -361,7 +371,7 @@ export function createDatasetService(deps: {
   const get = async (viewer: Viewer, id: string) => toDatasetRecord(await row(viewer, id));
 
   async function remove(viewer: Viewer, id: string): Promise<boolean> {
-    await row(viewer, id);
+    await changeable(viewer, id);
     await db.dataset.delete({ where: { id } });
     deps.datasetRows.forget(id);
     // The dataset's own tables go; the files it was made from stay.
@@ -371,7 +381,7 @@ export function createDatasetService(deps: {
 
   /** A table posted straight into the dataset (spec 4.3): parsed, stored as a source, and the dataset rebuilt. */
   async function uploadTable(viewer: Viewer, id: string, axis: Axis, format: string, query: Record<string, string>, body: UploadBody) {
-    const record = toDatasetRecord(await row(viewer, id));
+    const record = toDatasetRecord(await changeable(viewer, id));
     const plan = planDirectUpload(format, query);
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const base = ["datasets", id, "sources", axis, version];
@@ -456,7 +466,9 @@ export function createDatasetService(deps: {
     const run = await asLayoutRun(compute);
     if (run.layout === undefined) parseCompute(compute);
     else (await import("../layout/parse.ts")).parseLayout(run.layout, run.layoutField);
-    const record = toDatasetRecord(options.viewer ? await row(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }));
+    const record = toDatasetRecord(
+      options.viewer ? await changeable(options.viewer, id) : await db.dataset.findUniqueOrThrow({ where: { id } }),
+    );
     if (!record.dataVersion)
       throw new AppError("INVALID_INPUT", "this dataset has no tables yet: upload its data first", { details: { field: "dataset" } });
     const bindings = { node: record.nodeEncodings.bindings, edge: record.edgeEncodings.bindings };

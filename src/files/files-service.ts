@@ -1,6 +1,7 @@
 // Files (spec 2.2, 3.2, 4.2): records, uploads streamed to the blob store, parsing, access by owner or organization.
 import { randomBytes, randomUUID } from "node:crypto";
 import { requireMembership } from "../accounts/organizations.ts";
+import { mayChangeRecord } from "../accounts/roles.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { AppError, isAppError } from "../errors/app-error.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
@@ -64,9 +65,18 @@ export function createFileService(options: FileServiceOptions) {
   });
 
   async function row(viewer: Viewer, id: string) {
-    const found = await db.file.findFirst({ where: { id, ...visibleTo(viewer) } });
+    // Site admins reach every file by id (lists stay their own and their organizations').
+    const found = await db.file.findFirst({ where: viewer.isAdmin ? { id } : { id, ...visibleTo(viewer) } });
     // Someone else's file reads exactly like a missing one.
     if (!found) throw new AppError("NOT_FOUND", `no file with id ${id}`);
+    return found;
+  }
+
+  /** A file the viewer may change or delete: its author's, or one in an organization they own or administer. */
+  async function changeable(viewer: Viewer, id: string) {
+    const found = await row(viewer, id);
+    if (!(await mayChangeRecord(db, viewer, found)))
+      throw new AppError("FORBIDDEN", "only the file's author or an admin of its organization may change or delete it");
     return found;
   }
 
@@ -171,7 +181,7 @@ export function createFileService(options: FileServiceOptions) {
 
   async function upload(viewer: Viewer, id: string, body: UploadBody, erase: boolean): Promise<FileRecord> {
     const looked = performance.now();
-    const file = await row(viewer, id);
+    const file = await changeable(viewer, id);
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
     const started = performance.now();
     // Streamed to disk; a failure or an oversize body leaves the previous state untouched.
@@ -194,7 +204,7 @@ export function createFileService(options: FileServiceOptions) {
   }
 
   async function update(viewer: Viewer, id: string, input: UpdateFileInput): Promise<FileRecord> {
-    const file = await row(viewer, id);
+    const file = await changeable(viewer, id);
     const name = input.name ?? file.name;
     const settings = checkedSettings(
       input.fileType ?? file.fileType,
@@ -220,7 +230,7 @@ export function createFileService(options: FileServiceOptions) {
   }
 
   async function remove(viewer: Viewer, id: string): Promise<boolean> {
-    await row(viewer, id);
+    await changeable(viewer, id);
     await db.file.delete({ where: { id } });
     await blobs.remove(["files", id]);
     return true;

@@ -1,5 +1,6 @@
 // Who may open a dataset in the browser: its owner, admins, and those its sharing mode lets in.
 import type { Dataset } from "../../prisma/generated/sqlite/client.ts";
+import { mayChangeRecord } from "../accounts/roles.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { Db } from "../store/prisma.ts";
 
@@ -32,15 +33,10 @@ export async function canViewDataset(
 }
 
 /**
- * Who may change a dataset's tables (run or cancel compute jobs on it): its owner, members of the organization it
- * was uploaded into, and admins; its sharing mode lets others look, not write.
+ * Who may change a dataset's tables (run or cancel compute jobs on it): its author, owners and admins of the
+ * organization it was uploaded into, and site admins (src/accounts/roles.ts); its sharing mode and plain
+ * membership let others look, not write.
  */
-export async function canChangeDataset(db: Db, viewer: Viewer, dataset: Pick<Dataset, "authorId" | "organizationId">): Promise<boolean> {
-  if (viewer.isAdmin || dataset.authorId === viewer.userId) return true;
-  if (dataset.organizationId === null) return false;
-  const member = await db.membership.findFirst({
-    where: { userId: viewer.userId, organizationId: dataset.organizationId },
-    select: { id: true },
-  });
-  return member !== null;
+export function canChangeDataset(db: Db, viewer: Viewer, dataset: Pick<Dataset, "authorId" | "organizationId">): Promise<boolean> {
+  return mayChangeRecord(db, viewer, dataset);
 }

@@ -1,6 +1,7 @@
 // Live visualization sessions (spec 2.7, 3.4, 4.5): opened from graph.html, shared by id, changes published to viewers.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import { mayChangeRecord } from "../accounts/roles.ts";
 import { readOnce, type Viewer } from "../auth/viewer.ts";
 import type { DatasetRows } from "../datasets/dataset-rows.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -155,8 +156,8 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     }
     const dataset = await db.dataset.findUnique({ where: { id: datasetId } });
     if (!dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no dataset with id ${datasetId}`);
-    if (dataset.authorId !== viewer.userId && !viewer.isAdmin)
-      throw new AppError("FORBIDDEN", "only the dataset's owner may change its sharing");
+    if (!(await mayChangeRecord(db, viewer, dataset)))
+      throw new AppError("FORBIDDEN", "only the dataset's author or an admin of its organization may change its sharing");
     const updated = await db.dataset.update({ where: { id: datasetId }, data: { sharingMode: mode as SharingMode } });
     datasetRows.forget(datasetId);
     return updated;
