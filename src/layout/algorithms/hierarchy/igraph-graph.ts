@@ -114,3 +114,32 @@ export function degreesNoLoops(graph: IGraph, mode: Mode): Float64Array {
   }
   return out;
 }
+
+/**
+ * Weakly connected components over an adjacency (every edge at both ends): component ids in order of each
+ * component's lowest vertex, as igraph_connected_components(WEAK) numbers them.
+ */
+export function weakComponentsOf(n: number, adj: { start: Int32Array; nbr: Int32Array }): { membership: Int32Array; count: number } {
+  const membership = new Int32Array(n).fill(-1);
+  const queue = new Int32Array(n);
+  let count = 0;
+  for (let s = 0; s < n; s++) {
+    if ((membership[s] as number) >= 0) continue;
+    membership[s] = count;
+    let head = 0;
+    let tail = 0;
+    queue[tail++] = s;
+    while (head < tail) {
+      const u = queue[head++] as number;
+      for (let j = adj.start[u] as number; j < (adj.start[u + 1] as number); j++) {
+        const w = adj.nbr[j] as number;
+        if ((membership[w] as number) < 0) {
+          membership[w] = count;
+          queue[tail++] = w;
+        }
+      }
+    }
+    count++;
+  }
+  return { membership, count };
+}

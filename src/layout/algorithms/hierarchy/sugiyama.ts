@@ -5,7 +5,7 @@
 // positions only (python-igraph also lists the dummy vertices after them).
 import { ComputeInputError } from "../../../compute/types.ts";
 import { placeHorizontally } from "./brandes-kopf.ts";
-import { type IGraph, incidence } from "./igraph-graph.ts";
+import { type IGraph, incidence, weakComponentsOf } from "./igraph-graph.ts";
 import { qsortInd } from "./igraph-qsort.ts";
 import { sugiyamaLayers } from "./sugiyama-layering.ts";
 import { orderLayers } from "./sugiyama-order.ts";
@@ -54,7 +54,7 @@ export function sugiyama(graph: IGraph, options: SugiyamaOptions, layersField = 
   }
 
   const res = new Float64Array(n * 2);
-  const { membership, count } = weakComponents(graph);
+  const { membership, count } = weakComponentsOf(graph.n, incidence(graph, "all"));
   const out = incidence(graph, "out");
   let dx = 0;
   for (let comp = 0; comp < count; comp++) {
@@ -115,32 +115,4 @@ export function sugiyama(graph: IGraph, options: SugiyamaOptions, layersField = 
     dx = dx2 + hgap;
   }
   return res;
-}
-
-/** igraph_connected_components(WEAK): component ids in order of each component's lowest vertex. */
-function weakComponents(graph: IGraph): { membership: Int32Array; count: number } {
-  const n = graph.n;
-  const inc = incidence(graph, "all");
-  const membership = new Int32Array(n).fill(-1);
-  const queue = new Int32Array(n);
-  let count = 0;
-  for (let s = 0; s < n; s++) {
-    if ((membership[s] as number) >= 0) continue;
-    membership[s] = count;
-    let head = 0;
-    let tail = 0;
-    queue[tail++] = s;
-    while (head < tail) {
-      const u = queue[head++] as number;
-      for (let j = inc.start[u] as number; j < (inc.start[u + 1] as number); j++) {
-        const w = inc.nbr[j] as number;
-        if ((membership[w] as number) < 0) {
-          membership[w] = count;
-          queue[tail++] = w;
-        }
-      }
-    }
-    count++;
-  }
-  return { membership, count };
 }

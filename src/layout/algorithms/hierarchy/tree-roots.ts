@@ -3,37 +3,14 @@
 // enters (mode out) or leaves (mode in), its highest out- (in-) degree vertex. Ties and the eccentricity variant
 // (igraph uses it from 500 vertices on: lowest eccentricity first) follow igraph's own sort.
 import { eccentricities } from "./eccentricity.ts";
-import { degreesNoLoops, type IGraph, type Mode, simpleAdjacency } from "./igraph-graph.ts";
+import { degreesNoLoops, type IGraph, type Mode, simpleAdjacency, weakComponentsOf } from "./igraph-graph.ts";
 import { qsortInd } from "./igraph-qsort.ts";
 
 /** Weakly connected components (mode all) or strongly connected ones: a component index per vertex. */
 function components(graph: IGraph, mode: Mode): { membership: Int32Array; count: number } {
   const n = graph.n;
+  if (mode === "all") return weakComponentsOf(n, simpleAdjacency(graph, "all"));
   const membership = new Int32Array(n).fill(-1);
-  if (mode === "all") {
-    const adj = simpleAdjacency(graph, "all");
-    const queue = new Int32Array(n);
-    let count = 0;
-    for (let s = 0; s < n; s++) {
-      if ((membership[s] as number) >= 0) continue;
-      membership[s] = count;
-      let head = 0;
-      let tail = 0;
-      queue[tail++] = s;
-      while (head < tail) {
-        const u = queue[head++] as number;
-        for (let j = adj.start[u] as number; j < (adj.start[u + 1] as number); j++) {
-          const w = adj.nbr[j] as number;
-          if ((membership[w] as number) < 0) {
-            membership[w] = count;
-            queue[tail++] = w;
-          }
-        }
-      }
-      count++;
-    }
-    return { membership, count };
-  }
   // Tarjan's strongly connected components, iterative.
   const adj = simpleAdjacency(graph, "out");
   const index = new Int32Array(n).fill(-1);
