@@ -1,7 +1,27 @@
-// The sign-in page: a plain form that posts to /login and comes back to where the visit started.
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+// The sign-in page: a plain form that posts to /login and comes back to where the visit started, and one button per
+// configured single sign-on provider.
+import { escapeHtml } from "./page-html.ts";
 
-export function loginPage(next: string, failed: boolean): string {
+/** A single sign-on provider as GraphQL `ssoProviders` lists it. */
+export type SsoButton = { name: string; displayName: string; loginUrl: string; organization: string | null };
+
+/** The provider's login URL with `next` added, so the browser comes back to where the visit started. */
+function ssoHref(provider: SsoButton, next: string): string {
+  return `${provider.loginUrl}${provider.loginUrl.includes("?") ? "&" : "?"}next=${encodeURIComponent(next)}`;
+}
+
+function ssoButtons(providers: readonly SsoButton[], next: string): string {
+  if (providers.length === 0) return "";
+  const items = providers
+    .map((provider) => {
+      const label = provider.organization ? `${provider.displayName} (${provider.organization})` : provider.displayName;
+      return `<li><a class="sso" href="${escapeHtml(ssoHref(provider, next))}">Sign in with ${escapeHtml(label)}</a></li>`;
+    })
+    .join("");
+  return `<nav aria-label="Single sign-on"><p class="or">or</p><ul class="sso-list">${items}</ul></nav>`;
+}
+
+export function loginPage(next: string, failed: boolean, providers: readonly SsoButton[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -16,6 +36,9 @@ export function loginPage(next: string, failed: boolean): string {
   input { width: 100%; box-sizing: border-box; padding: .55rem .65rem; border: 1px solid #cfd5e1; border-radius: 6px; font: inherit; }
   button { margin-top: 1.25rem; width: 100%; padding: .6rem; border: 0; border-radius: 6px; background: #2f5bd3; color: #fff; font: inherit; cursor: pointer; }
   .error { color: #b3261e; font-size: .9rem; margin: 0 0 .5rem; }
+  .or { text-align: center; color: #5f6b82; font-size: .85rem; margin: 1rem 0 .5rem; }
+  .sso-list { list-style: none; padding: 0; margin: 0; }
+  a.sso { display: block; text-align: center; margin-top: .5rem; padding: .55rem; border: 1px solid #2f5bd3; border-radius: 6px; color: #2f5bd3; text-decoration: none; }
 </style>
 </head>
 <body>
@@ -28,6 +51,7 @@ export function loginPage(next: string, failed: boolean): string {
   <label for="password">Password</label>
   <input id="password" name="password" type="password" autocomplete="current-password" required>
   <button type="submit">Sign in</button>
+  ${ssoButtons(providers, next)}
 </form>
 </body>
 </html>`;
