@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import type { Execute } from "../execute.ts";
 import { loginPage } from "./login-page.ts";
+import { addMagicLoginRoute } from "./magic-login.ts";
 import { CREATE_COLLECTION, OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
 import { readUrlCollections } from "./url-collections.ts";
 
@@ -12,6 +13,8 @@ export type WebFacadeOptions = {
   cookie: { set(token: string, expiresAt: Date, secure: boolean): string; clear(secure: boolean): string };
   /** The built graph.html (with its assets under /graph/), or undefined when the page is not built. */
   servePage(request: Request): Promise<Response | undefined>;
+  /** SESAME_TOKEN_NAME: the query parameter of single-use login links (`sst` when absent). */
+  singleUseTokenName?: string | undefined;
 };
 
 type Env = { Bindings: { clientAddress: string } };
@@ -102,6 +105,13 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
     return (
       (await options.servePage(c.req.raw)) ?? html("<!doctype html><p>The page is not built: run <code>npm run build:web</code>.</p>", 503)
     );
+  });
+
+  addMagicLoginRoute(app, {
+    execute: options.execute,
+    tokenName: options.singleUseTokenName ?? "sst",
+    cookieSecure: options.cookieSecure,
+    cookie: options.cookie,
   });
 
   return app;

@@ -115,7 +115,7 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     if (!session) return null;
     const user = await userState(session.userId);
     if (!user?.isActive) return null;
-    return {
+    const viewer: Viewer = {
       userId: user.id,
       username: user.username,
       isAdmin: user.isAdmin,
@@ -125,6 +125,11 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
       loginAt: Math.floor(Date.now() / 1000),
       org: undefined,
     };
+    // A single-use link's session: that one dataset, no administration, no tool endpoint.
+    if (session.grantDatasetId !== undefined) {
+      return { ...viewer, isAdmin: false, assistantEnabled: false, grant: { datasetId: session.grantDatasetId } };
+    }
+    return viewer;
   }
 
   /** Forget cached state after a local change (key revoked, user disabled) so it applies at once here. */

@@ -16,15 +16,22 @@ function idOf(token: string): string {
 export type BrowserSessions = ReturnType<typeof createBrowserSessions>;
 
 export function createBrowserSessions(db: Db, now: () => number = Date.now) {
-  async function create(userId: number): Promise<{ token: string; expiresAt: Date }> {
+  /**
+   * A new session. `grant` (a single-use link's) limits it to one dataset until a fixed end: such a session is
+   * never extended.
+   */
+  async function create(
+    userId: number,
+    grant?: { datasetId: string; expiresAt: Date },
+  ): Promise<{ token: string; expiresAt: Date }> {
     const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
-    const expiresAt = new Date(now() + LIFETIME);
-    await db.browserSession.create({ data: { id: idOf(token), userId, expiresAt } });
+    const expiresAt = grant?.expiresAt ?? new Date(now() + LIFETIME);
+    await db.browserSession.create({ data: { id: idOf(token), userId, expiresAt, grantDatasetId: grant?.datasetId ?? null } });
     return { token, expiresAt };
   }
 
   /** The user of a live session, extending it when past half its life; null for unknown or expired tokens. */
-  async function validate(token: string): Promise<{ userId: number; expiresAt: Date } | null> {
+  async function validate(token: string): Promise<{ userId: number; expiresAt: Date; grantDatasetId?: string } | null> {
     const id = idOf(token);
     const found = await db.browserSession.findUnique({ where: { id } });
     if (!found) return null;
@@ -32,6 +39,7 @@ export function createBrowserSessions(db: Db, now: () => number = Date.now) {
       await db.browserSession.delete({ where: { id } }).catch(() => {});
       return null;
     }
+    if (found.grantDatasetId !== null) return { userId: found.userId, expiresAt: found.expiresAt, grantDatasetId: found.grantDatasetId };
     if (found.expiresAt.getTime() - now() < LIFETIME / 2) {
       const expiresAt = new Date(now() + LIFETIME);
       await db.browserSession.update({ where: { id }, data: { expiresAt } });

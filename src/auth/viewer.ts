@@ -14,6 +14,11 @@ export type Viewer = {
   /** Seconds since the epoch of the original login. */
   loginAt: number;
   org: string | undefined;
+  /**
+   * Set for a browser session a single-use link opened (spec 5.6): the one dataset it may reach. Such a viewer is
+   * never an administrator, and only the operations of src/auth/single-use/scope-plugin.ts run for it.
+   */
+  grant?: { datasetId: string };
 };
 
 /**

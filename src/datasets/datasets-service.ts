@@ -4,6 +4,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { requireMembership } from "../accounts/organizations.ts";
 import { mayChangeRecord } from "../accounts/roles.ts";
+import { grantAllows } from "../auth/single-use/grant.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { loadAlgorithms, lookupAlgorithm } from "../compute/algorithm-lookup.ts";
 import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
@@ -104,6 +105,12 @@ export function createDatasetService(deps: {
   });
 
   async function row(viewer: Viewer, id: string) {
+    // A single-use link's session reaches its one dataset, whoever owns it, and no other (src/auth/single-use/).
+    if (viewer.grant) {
+      const granted = grantAllows(viewer, id) ? await db.dataset.findUnique({ where: { id } }) : null;
+      if (!granted) throw new AppError("NOT_FOUND", `no dataset with id ${id}`);
+      return granted;
+    }
     // Site admins reach every dataset by id (lists stay their own and their organizations').
     const found = await db.dataset.findFirst({ where: viewer.isAdmin ? { id } : { id, ...visibleTo(viewer) } });
     if (!found) throw new AppError("NOT_FOUND", `no dataset with id ${id}`);

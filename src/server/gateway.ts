@@ -8,6 +8,7 @@ import { createRestFacade } from "../../facades/rest/app.ts";
 import { createWebFacade } from "../../facades/web/app.ts";
 import { schema } from "../../schema/index.ts";
 import { clearedSessionCookie, sessionCookie } from "../auth/browser-sessions.ts";
+import { useSingleUseScope } from "../auth/single-use/scope-plugin.ts";
 import type { Config } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createErrorMasker } from "../errors/to-graphql.ts";
@@ -45,6 +46,8 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     renderGraphiQL: renderLocalGraphiQL,
     landingPage: false,
     logging: false,
+    // A single-use link's browser session runs only its dataset page's operations.
+    plugins: [useSingleUseScope()],
   });
 
   const parsed = new Map<string, DocumentNode>();
@@ -95,6 +98,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     cookieSecure: config.cookieSecure,
     cookie: { set: sessionCookie, clear: clearedSessionCookie },
     servePage: (request) => servePage(new Request(new URL("/graph/graph.html", request.url))),
+    singleUseTokenName: config.sesameTokenName,
   });
 
   function clientAddressOf(request: Request, env: ServerEnv): string {
@@ -108,7 +112,8 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
     if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress });
-    if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html") return web.fetch(request, { clientAddress });
+    if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html" || pathname === "/magic-login/")
+      return web.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/")) return (await servePage(request)) ?? rest.fetch(request, { clientAddress });

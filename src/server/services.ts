@@ -6,8 +6,10 @@ import { createUserService } from "../accounts/users.ts";
 import { createAuthService } from "../auth/auth-service.ts";
 import { createAuthenticator } from "../auth/authenticator.ts";
 import { createBrowserSessions } from "../auth/browser-sessions.ts";
+import { createForcedLogout } from "../auth/forced-logout.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
+import { createSingleUseLinks } from "../auth/single-use/links.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { useComputeSettings } from "../compute/compute-pool.ts";
 import { createComputeJobs } from "../compute/jobs/compute-jobs.ts";
@@ -59,6 +61,14 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
   const auth = createAuthService({ db, tokens, authenticator, keys, browserSessions, throttle: createLoginThrottle(config.loginThrottle) });
+  const singleUse = createSingleUseLinks({
+    db,
+    browserSessions,
+    settings: { tokenName: config.sesameTokenName, maxAgeSeconds: config.sesameMaxAgeSeconds, oneTime: config.sesameOneTime },
+  });
+  const stopPurging = singleUse.startPurging((error) => logger.warn("single-use link purge failed", { error: String(error) }));
+  const forcedLogout = createForcedLogout({ db, authenticator, browserSessions, links: singleUse, pubsub });
+  const stopLogoutListener = forcedLogout.listen();
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   // Uploads are parsed in a process of their own: a hostile file that makes polars abort ends only that one.
   const parser = createParseSandbox({
@@ -134,6 +144,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
   }
 
   async function close(): Promise<void> {
+    stopPurging();
+    stopLogoutListener();
     workers.close();
     await layouts.close();
     await computeJobs.close();
@@ -154,6 +166,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
     users,
     keys,
     browserSessions,
+    singleUse,
+    forcedLogout,
     blobs,
     files,
     datasets,

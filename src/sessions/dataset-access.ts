@@ -1,6 +1,7 @@
 // Who may open a dataset in the browser: its owner, admins, and those its sharing mode lets in.
 import type { Dataset } from "../../prisma/generated/sqlite/client.ts";
 import { mayChangeRecord } from "../accounts/roles.ts";
+import { grantAllows } from "../auth/single-use/grant.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import type { Db } from "../store/prisma.ts";
 
@@ -14,8 +15,10 @@ export type SharingMode = (typeof SHARING_MODES)[number];
 export async function canViewDataset(
   db: Db,
   viewer: Viewer,
-  dataset: Pick<Dataset, "authorId" | "organizationId" | "sharingMode">,
+  dataset: Pick<Dataset, "id" | "authorId" | "organizationId" | "sharingMode">,
 ): Promise<boolean> {
+  // A single-use link's session: its one dataset, whoever owns it, and nothing else.
+  if (viewer.grant) return grantAllows(viewer, dataset.id);
   if (viewer.isAdmin || dataset.authorId === viewer.userId || dataset.sharingMode === "public") return true;
   if (dataset.organizationId !== null) {
     const member = await db.membership.findFirst({

@@ -10,6 +10,8 @@ export type PubSubChannels = {
   "personalKeys:changed": [userId: number, event: KeyEvent];
   /** A live session's state moved on, keyed by session id. */
   "vizSession:changed": [sessionId: string, event: VizSessionEvent];
+  /** A user was logged out by an administrator: every instance forgets what it cached about them. */
+  "users:loggedOut": [event: { userId: number }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubChannels>>;

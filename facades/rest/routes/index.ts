@@ -7,6 +7,7 @@ import { FILE_ROUTES } from "./files.ts";
 import { GFQL_ROUTES } from "./gfql.ts";
 import { HEALTH_ROUTES } from "./health.ts";
 import { SESSION_ROUTES } from "./sessions.ts";
+import { SINGLE_USE_ROUTES } from "./single-use.ts";
 
 export const REST_ROUTES: readonly RestRoute[] = [
   ...AUTH_ROUTES,
@@ -16,4 +17,5 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...COMPUTE_ROUTES,
   ...SESSION_ROUTES,
   ...GFQL_ROUTES,
+  ...SINGLE_USE_ROUTES,
 ];

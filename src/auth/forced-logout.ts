@@ -1,0 +1,48 @@
+// Forced logout (spec 5.6, `api/v2/logout-user/<username>/`): ends a user's JWTs, browser sessions, single-use
+// links and the grants they gave, and live-session presence, on every gateway instance at once.
+import { AppError } from "../errors/app-error.ts";
+import type { Db } from "../store/prisma.ts";
+import type { PubSub } from "../store/pubsub.ts";
+import type { Authenticator } from "./authenticator.ts";
+import type { BrowserSessions } from "./browser-sessions.ts";
+import type { SingleUseLinks } from "./single-use/links.ts";
+import type { Viewer } from "./viewer.ts";
+
+export type ForcedLogout = ReturnType<typeof createForcedLogout>;
+
+export function createForcedLogout(deps: {
+  db: Db;
+  authenticator: Authenticator;
+  browserSessions: BrowserSessions;
+  links: SingleUseLinks;
+  pubsub: PubSub;
+}) {
+  const { db, authenticator, pubsub } = deps;
+
+  async function logoutUser(admin: Viewer, username: string): Promise<{ id: number; username: string }> {
+    if (!admin.isAdmin || admin.grant) throw new AppError("FORBIDDEN", "Administrator rights are required.");
+    const user = await db.user.findUnique({ where: { username }, select: { id: true, username: true } });
+    if (!user) throw new AppError("NOT_FOUND", `no user named ${username}`);
+    // JWTs carry their issue time in whole seconds: every token issued up to this second is refused.
+    const validAfter = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
+    await db.user.update({ where: { id: user.id }, data: { tokensValidAfter: validAfter } });
+    await deps.browserSessions.invalidateUser(user.id);
+    await deps.links.revokeUser(user.id);
+    await db.vizSession.updateMany({ where: { ownerId: user.id }, data: { ownerSeenAt: null } });
+    authenticator.forget({ userId: user.id });
+    // The other instances drop their cached state for this user (REDIS_URL: through Redis).
+    pubsub.publish("users:loggedOut", { userId: user.id });
+    return user;
+  }
+
+  /** Drops cached principals of users logged out on any instance, until the returned function is called. */
+  function listen(): () => void {
+    const events = pubsub.subscribe("users:loggedOut");
+    void (async () => {
+      for await (const event of events) authenticator.forget({ userId: event.userId });
+    })();
+    return () => void events.return?.();
+  }
+
+  return { logoutUser, listen };
+}
