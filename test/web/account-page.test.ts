@@ -145,6 +145,39 @@ describe.skipIf(!available)(title, () => {
     }
   });
 
+  it("makes an admin's single-use link that opens the dataset in another browser, and says why one was not made", async () => {
+    const { context, page } = await signedIn(ADMIN);
+    const outsider = await browser.newContext();
+    try {
+      await page.getByLabel("Dataset ID").fill(datasetId);
+      await page.getByLabel("Username", { exact: true }).fill("no-such-user");
+      const [missing] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith("/account/single-use-link")),
+        page.getByRole("button", { name: "Make link" }).click(),
+      ]);
+      expect(missing.status()).toBe(404);
+      expect(await page.locator("#single-use-error").textContent()).toMatch(/^No link was made: .*no-such-user/);
+      // The form keeps what was typed.
+      expect(await page.getByLabel("Dataset ID").inputValue()).toBe(datasetId);
+
+      await page.getByLabel("Username", { exact: true }).fill(MEMBER.username);
+      await page.getByRole("button", { name: "Make link" }).click();
+      const link = (await page.locator("#single-use-url").textContent()) ?? "";
+      expect(link).toMatch(new RegExp(`^${server.url}/magic-login/\\?sst=[\\w-]+$`));
+
+      // Opened by someone else's browser: signed in on that one dataset's graph page.
+      const opened = await outsider.newPage();
+      await opened.goto(link);
+      const url = new URL(opened.url());
+      expect(url.pathname).toBe("/graph/graph.html");
+      expect(url.searchParams.get("dataset")).toBe(datasetId);
+      expect(url.searchParams.get("session")).toMatch(/\w+/);
+    } finally {
+      await outsider.close();
+      await context.close();
+    }
+  });
+
   it("shows a member only their own keys, no single-use form, and refuses them a single-use link", async () => {
     const { context, page } = await signedIn(MEMBER);
     try {
@@ -169,9 +202,30 @@ describe.skipIf(!available)(title, () => {
       await page.waitForURL(`${server.url}/login`);
       await page.goto(`${server.url}/account`);
       expect(new URL(page.url()).pathname).toBe("/login");
-      expect(await page.locator("nav[aria-label='Single sign-on']").count()).toBe(0);
     } finally {
       await context.close();
+    }
+  });
+
+  it("offers one sign-in button per configured single sign-on provider, coming back to the page", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${server.url}/account`);
+      expect(await page.locator("nav[aria-label='Single sign-on']").count()).toBe(0);
+
+      const auth = await bearer(server.url);
+      const created = await graphql(server.url, auth, "mutation($i: SsoProviderInput!) { createSsoProvider(input: $i) { name } }", {
+        i: { name: "corp", displayName: "Corp ID", issuer: "https://id.example.com", clientId: "gateway", clientSecret: "s3cret" },
+      });
+      expect(created.errors).toBeUndefined();
+      await page.goto(`${server.url}/account`);
+      const button = page.getByRole("navigation", { name: "Single sign-on" }).getByRole("link", { name: "Sign in with Corp ID" });
+      expect(await button.getAttribute("href")).toBe("/sso/oidc/login/corp/?next=%2Faccount");
+      // Password sign-in is still there beside it.
+      expect(await page.getByLabel("Password").count()).toBe(1);
+      expect(await page.content()).not.toContain("s3cret");
+    } finally {
+      await page.close();
     }
   });
 });
