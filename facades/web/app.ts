@@ -1,9 +1,12 @@
 // Browser routes: sign-in and sign-out with an HTTP-only cookie, and graph.html's open-or-join-a-session redirect.
 import { Hono } from "hono";
 import type { Execute } from "../execute.ts";
+import { addAccountRoutes } from "./account-routes.ts";
+import { asJson } from "./json-request.ts";
 import { loginPage } from "./login-page.ts";
 import { addMagicLoginRoute } from "./magic-login.ts";
 import { CREATE_COLLECTION, OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+import { ssoProviders } from "./sso-providers.ts";
 import { readUrlCollections } from "./url-collections.ts";
 
 export type WebFacadeOptions = {
@@ -15,6 +18,8 @@ export type WebFacadeOptions = {
   servePage(request: Request): Promise<Response | undefined>;
   /** SESAME_TOKEN_NAME: the query parameter of single-use login links (`sst` when absent). */
   singleUseTokenName?: string | undefined;
+  /** Public base URL (PUBLIC_URL) for the links the account page hands out; absent, the request's own origin. */
+  publicUrl?: string | undefined;
 };
 
 type Env = { Bindings: { clientAddress: string } };
@@ -27,19 +32,16 @@ function safeNext(value: unknown): string {
 const codeOf = (result: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
   result.errors?.[0]?.extensions?.code as string | undefined;
 
-/** A JSON-typed copy of the request, so the cookie counts for the operation (see the context's CSRF rule). */
-function asJson(request: Request): Request {
-  const headers = new Headers(request.headers);
-  headers.set("content-type", "application/json");
-  return new Request(request.url, { method: "POST", headers });
-}
-
 export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
   const app = new Hono<Env>({ strict: true });
   const html = (body: string, status = 200) =>
     new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 
-  app.get("/login", (c) => html(loginPage(safeNext(c.req.query("next")), c.req.query("error") !== undefined)));
+  app.get("/login", async (c) => {
+    // Password sign-in stays on offer when the provider list cannot be read.
+    const providers = await ssoProviders(options.execute, c.req.raw, c.env.clientAddress).catch(() => []);
+    return html(loginPage(safeNext(c.req.query("next")), c.req.query("error") !== undefined, providers));
+  });
 
   app.post("/login", async (c) => {
     const form = await c.req.parseBody();
@@ -106,6 +108,8 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
       (await options.servePage(c.req.raw)) ?? html("<!doctype html><p>The page is not built: run <code>npm run build:web</code>.</p>", 503)
     );
   });
+
+  addAccountRoutes(app, options.execute, options.publicUrl);
 
   addMagicLoginRoute(app, {
     execute: options.execute,

@@ -99,6 +99,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     cookie: { set: sessionCookie, clear: clearedSessionCookie },
     servePage: (request) => servePage(new Request(new URL("/graph/graph.html", request.url))),
     singleUseTokenName: config.sesameTokenName,
+    publicUrl: config.publicUrl,
   });
 
   function clientAddressOf(request: Request, env: ServerEnv): string {
@@ -114,6 +115,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress });
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html" || pathname === "/magic-login/")
       return web.fetch(request, { clientAddress });
+    if (pathname === "/account" || pathname.startsWith("/account/")) return web.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/")) return (await servePage(request)) ?? rest.fetch(request, { clientAddress });
