@@ -47,7 +47,8 @@ function keysSection(view: AccountView): string {
         <p>Key <strong>${escapeHtml(view.created.name || view.created.id)}</strong> created. Copy its credential now: it is not shown again.</p>
         <p><output id="new-key-credential" aria-label="New key credential">${escapeHtml(view.created.credential)}</output></p>
         <p class="muted">Send it as <code>Authorization: PersonalKey ${escapeHtml(view.created.credential.split(":")[0] ?? "")}:…</code>
-        (pygraphistry: <code>personal_key_id</code> and <code>personal_key_secret</code>).</p>
+        with any request, or to <code>api/v2/auth/pkey/jwt/</code> for a JWT (pygraphistry: <code>personal_key_id</code> and
+        <code>personal_key_secret</code>).</p>
       </div>`
     : "";
   const table = keys.length
