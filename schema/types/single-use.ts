@@ -9,16 +9,14 @@ const SingleUseUrl = builder.objectRef<{ path: string; expiresAt: Date }>("Singl
   }),
 });
 
-const SingleUseSignIn = builder
-  .objectRef<{ token: string; expiresAt: Date; datasetId: string }>("SingleUseSignIn")
-  .implement({
-    description: "A browser session limited to one dataset; the web facade puts the token in an HTTP-only cookie.",
-    fields: (t) => ({
-      token: t.exposeString("token"),
-      expiresAt: t.expose("expiresAt", { type: "DateTime" }),
-      datasetId: t.exposeID("datasetId"),
-    }),
-  });
+const SingleUseSignIn = builder.objectRef<{ token: string; expiresAt: Date; datasetId: string }>("SingleUseSignIn").implement({
+  description: "A browser session limited to one dataset; the web facade puts the token in an HTTP-only cookie.",
+  fields: (t) => ({
+    token: t.exposeString("token"),
+    expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+    datasetId: t.exposeID("datasetId"),
+  }),
+});
 
 builder.mutationFields((t) => ({
   generateSingleUseUrl: t.field({
@@ -26,8 +24,7 @@ builder.mutationFields((t) => ({
     description:
       "Admins: a login link for `username` that opens `datasetId` only; it works once (SESAME_ONE_TIME) within SESAME_MAX_AGE seconds.",
     args: { username: t.arg.string({ required: true }), datasetId: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) =>
-      ctx.services.singleUse.issue(await ctx.requireViewer(), args.username, String(args.datasetId)),
+    resolve: async (_root, args, ctx) => ctx.services.singleUse.issue(await ctx.requireViewer(), args.username, String(args.datasetId)),
   }),
   redeemSingleUseLink: t.field({
     type: SingleUseSignIn,

@@ -20,10 +20,7 @@ export function createBrowserSessions(db: Db, now: () => number = Date.now) {
    * A new session. `grant` (a single-use link's) limits it to one dataset until a fixed end: such a session is
    * never extended.
    */
-  async function create(
-    userId: number,
-    grant?: { datasetId: string; expiresAt: Date },
-  ): Promise<{ token: string; expiresAt: Date }> {
+  async function create(userId: number, grant?: { datasetId: string; expiresAt: Date }): Promise<{ token: string; expiresAt: Date }> {
     const token = encodeBase32LowerCaseNoPadding(crypto.getRandomValues(new Uint8Array(20)));
     const expiresAt = grant?.expiresAt ?? new Date(now() + LIFETIME);
     await db.browserSession.create({ data: { id: idOf(token), userId, expiresAt, grantDatasetId: grant?.datasetId ?? null } });

@@ -1,5 +1,6 @@
 // Forced logout (spec 5.6, `api/v2/logout-user/<username>/`): ends a user's JWTs, browser sessions, single-use
 // links and the grants they gave, and live-session presence, on every gateway instance at once.
+import { randomUUID } from "node:crypto";
 import { AppError } from "../errors/app-error.ts";
 import type { Db } from "../store/prisma.ts";
 import type { PubSub } from "../store/pubsub.ts";
@@ -7,6 +8,9 @@ import type { Authenticator } from "./authenticator.ts";
 import type { BrowserSessions } from "./browser-sessions.ts";
 import type { SingleUseLinks } from "./single-use/links.ts";
 import type { Viewer } from "./viewer.ts";
+
+/** The longest a logout waits for its own message to come back through the pub/sub. */
+const ECHO_WAIT_MS = 2000;
 
 export type ForcedLogout = ReturnType<typeof createForcedLogout>;
 
@@ -30,16 +34,40 @@ export function createForcedLogout(deps: {
     await deps.links.revokeUser(user.id);
     await db.vizSession.updateMany({ where: { ownerId: user.id }, data: { ownerSeenAt: null } });
     authenticator.forget({ userId: user.id });
-    // The other instances drop their cached state for this user (REDIS_URL: through Redis).
-    pubsub.publish("users:loggedOut", { userId: user.id });
+    await announce(user.id);
     return user;
+  }
+
+  /** Logouts published by this instance, waiting to come back through the pub/sub. */
+  const waiting = new Map<string, () => void>();
+
+  /**
+   * Tells every instance to drop its cached state for this user (REDIS_URL: through Redis), and answers once the
+   * message came back to this instance: Redis has then handed it to every subscriber, so a request made after the
+   * logout's answer finds it applied (waits at most ECHO_WAIT_MS should the pub/sub be slow).
+   */
+  async function announce(userId: number): Promise<void> {
+    const nonce = randomUUID();
+    const echoed = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ECHO_WAIT_MS);
+      waiting.set(nonce, () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+    pubsub.publish("users:loggedOut", { userId, nonce });
+    await echoed;
+    waiting.delete(nonce);
   }
 
   /** Drops cached principals of users logged out on any instance, until the returned function is called. */
   function listen(): () => void {
     const events = pubsub.subscribe("users:loggedOut");
     void (async () => {
-      for await (const event of events) authenticator.forget({ userId: event.userId });
+      for await (const event of events) {
+        authenticator.forget({ userId: event.userId });
+        waiting.get(event.nonce)?.();
+      }
     })();
     return () => void events.return?.();
   }

@@ -11,7 +11,7 @@ export type PubSubChannels = {
   /** A live session's state moved on, keyed by session id. */
   "vizSession:changed": [sessionId: string, event: VizSessionEvent];
   /** A user was logged out by an administrator: every instance forgets what it cached about them. */
-  "users:loggedOut": [event: { userId: number }];
+  "users:loggedOut": [event: { userId: number; nonce: string }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubChannels>>;

@@ -40,7 +40,8 @@ describe.each(PROVIDERS)("single-use links on %s", (provider) => {
     await gw?.close();
   });
 
-  const generate = (query: string, token = admin) => gw.json<Record<string, unknown>>(`/api/v2/generate/single-use-url/?${query}`, { headers: bearer(token) });
+  const generate = (query: string, token = admin) =>
+    gw.json<Record<string, unknown>>(`/api/v2/generate/single-use-url/?${query}`, { headers: bearer(token) });
   async function link(username = "guest", datasetId = mine): Promise<string> {
     const answer = await generate(`username=${username}&dataset_id=${datasetId}`);
     expect(answer.status).toBe(200);
@@ -118,7 +119,11 @@ describe.each(PROVIDERS)("single-use links on %s", (provider) => {
     expect((await gw.request(`/graph/data/${foreign}/edges.arrow?columns=s,d`, { headers: asGuest })).status).toBe(404);
 
     // Lists, changes, administration and the rest of the API are refused.
-    for (const query of ["{ datasets(limit: 10, offset: 0) { count } }", "{ users(limit: 10, offset: 0) { count } }", "{ myPersonalKeys { id } }"]) {
+    for (const query of [
+      "{ datasets(limit: 10, offset: 0) { count } }",
+      "{ users(limit: 10, offset: 0) { count } }",
+      "{ myPersonalKeys { id } }",
+    ]) {
       const answer = await gw.json<{ errors: { extensions: { code: string } }[] }>("/graphql", {
         method: "POST",
         headers: asGuest,
