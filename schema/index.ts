@@ -5,6 +5,7 @@ import "./types/organization.ts";
 import "./types/personal-key.ts";
 import "./types/user.ts";
 import "./types/auth.ts";
+import "./types/sso.ts";
 import "./types/single-use.ts";
 import "./types/health.ts";
 import "./types/file.ts";

@@ -6,6 +6,7 @@ import { asJson } from "./json-request.ts";
 import { loginPage } from "./login-page.ts";
 import { addMagicLoginRoute } from "./magic-login.ts";
 import { CREATE_COLLECTION, OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+import { addSsoCallbackRoute } from "./sso-callback.ts";
 import { ssoProviders } from "./sso-providers.ts";
 import { readUrlCollections } from "./url-collections.ts";
 
@@ -110,6 +111,8 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
   });
 
   addAccountRoutes(app, options.execute, options.publicUrl);
+
+  addSsoCallbackRoute(app, { execute: options.execute, cookieSecure: options.cookieSecure, cookie: options.cookie });
 
   addMagicLoginRoute(app, {
     execute: options.execute,

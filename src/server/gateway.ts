@@ -116,6 +116,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html" || pathname === "/magic-login/")
       return web.fetch(request, { clientAddress });
     if (pathname === "/account" || pathname.startsWith("/account/")) return web.fetch(request, { clientAddress });
+    if (pathname === "/sso/oidc/callback/") return web.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/data/"))
       return (await serveTableData(request, clientAddress)) ?? rest.fetch(request, { clientAddress });
     if (pathname.startsWith("/graph/")) return (await servePage(request)) ?? rest.fetch(request, { clientAddress });

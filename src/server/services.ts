@@ -10,6 +10,7 @@ import { createForcedLogout } from "../auth/forced-logout.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createSingleUseLinks } from "../auth/single-use/links.ts";
+import { createSso } from "../auth/sso/create-sso.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
 import { useComputeSettings } from "../compute/compute-pool.ts";
 import { createComputeJobs } from "../compute/jobs/compute-jobs.ts";
@@ -45,8 +46,9 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const db = await createDb(config);
   const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
   const pubsub = createGatewayPubSub(redis);
+  const jwtSecret = await loadJwtSecret(config);
   const tokens = createTokenIssuer({
-    secret: await loadJwtSecret(config),
+    secret: jwtSecret,
     ttlSeconds: config.tokenTtlSeconds,
     refreshWindowSeconds: config.refreshWindowSeconds,
   });
@@ -60,6 +62,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     },
   });
   const users = createUserService({ db, onChange: (userId) => authenticator.forget({ userId }) });
+  const sso = createSso({ db, jwtSecret, tokens, browserSessions, publicUrl: config.publicUrl });
   const auth = createAuthService({ db, tokens, authenticator, keys, browserSessions, throttle: createLoginThrottle(config.loginThrottle) });
   const singleUse = createSingleUseLinks({
     db,
@@ -166,6 +169,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     users,
     keys,
     browserSessions,
+    sso,
     singleUse,
     forcedLogout,
     blobs,

@@ -8,6 +8,7 @@ import { GFQL_ROUTES } from "./gfql.ts";
 import { HEALTH_ROUTES } from "./health.ts";
 import { SESSION_ROUTES } from "./sessions.ts";
 import { SINGLE_USE_ROUTES } from "./single-use.ts";
+import { SSO_ROUTES } from "./sso.ts";
 
 export const REST_ROUTES: readonly RestRoute[] = [
   ...AUTH_ROUTES,
@@ -17,5 +18,6 @@ export const REST_ROUTES: readonly RestRoute[] = [
   ...COMPUTE_ROUTES,
   ...SESSION_ROUTES,
   ...GFQL_ROUTES,
+  ...SSO_ROUTES,
   ...SINGLE_USE_ROUTES,
 ];
