@@ -1,8 +1,10 @@
 // The account page (/account) in Chromium against the real gateway: sign in, create a personal key (its secret shown
 // once), use it against the REST API, revoke it (refused at once), open a dataset from the list, the forms' refusals
-// (another site's POST, an unknown key, a non-admin's single-use link), and sign out.
+// (another site's POST, an unknown key, a non-admin's single-use link), an admin's single-use link opened elsewhere,
+// sign-out, and single sign-on through a real OpenID Connect provider (oidc-provider, in process) back to the page.
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLIENT, startIdp } from "../auth/sso-world.ts";
 import type { ServerProcess } from "../helpers/server-process.ts";
 import { CHROMIUM, chromiumAvailable } from "./harness/browser.ts";
 import { ADMIN, bearer, graphql } from "./harness/gateway-session.ts";
@@ -212,25 +214,38 @@ describe.skipIf(!available)(title, () => {
     }
   });
 
-  it("offers one sign-in button per configured single sign-on provider, coming back to the page", async () => {
-    const page = await browser.newPage();
+  it("offers one sign-in button per configured single sign-on provider; signing in there comes back to the account page", async () => {
+    const idp = await startIdp([`${server.url}/sso/oidc/callback/`]);
+    const context = await browser.newContext();
     try {
+      const page = await context.newPage();
       await page.goto(`${server.url}/account`);
       expect(await page.locator("nav[aria-label='Single sign-on']").count()).toBe(0);
 
       const auth = await bearer(server.url);
       const created = await graphql(server.url, auth, "mutation($i: SsoProviderInput!) { createSsoProvider(input: $i) { name } }", {
-        i: { name: "corp", displayName: "Corp ID", issuer: "https://id.example.com", clientId: "gateway", clientSecret: "s3cret" },
+        i: { name: "corp", displayName: "Corp ID", issuer: idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret },
       });
       expect(created.errors).toBeUndefined();
       await page.goto(`${server.url}/account`);
       const button = page.getByRole("navigation", { name: "Single sign-on" }).getByRole("link", { name: "Sign in with Corp ID" });
       expect(await button.getAttribute("href")).toBe("/sso/oidc/login/corp/?next=%2Faccount");
-      // Password sign-in is still there beside it.
+      // Password sign-in is still there beside it, and the client secret is nowhere on the page.
       expect(await page.getByLabel("Password").count()).toBe(1);
-      expect(await page.content()).not.toContain("s3cret");
+      expect(await page.content()).not.toContain(CLIENT.secret);
+
+      // At the provider (oidc-provider's own login form), then back: signed in, on the account page.
+      await button.click();
+      await page.waitForURL((url) => url.origin === idp.issuer);
+      await page.locator("input[name=login]").fill("alice");
+      await page.locator("input[name=password]").fill("any-password");
+      await page.locator("button[type=submit]").click();
+      await page.waitForURL(`${server.url}/account`);
+      expect(await page.locator("#account-username").textContent()).toMatch(/alice/);
+      expect(await page.locator("#no-keys").count()).toBe(1);
     } finally {
-      await page.close();
+      await context.close();
+      await idp.close();
     }
   });
 });
