@@ -101,7 +101,12 @@ describe("single sign-on with OpenID Connect", () => {
     const pending = await fetch(`${world.base}/sso/oidc/jwt/${state}/`);
     expect(pending.status).toBe(202);
     expect(await pending.json()).toMatchObject({ status: "PENDING" });
-    await agent.signInAtProvider(atProvider.response as Response, atProvider.url, "alice", (url) => url.origin === world.base && url.pathname === "/");
+    await agent.signInAtProvider(
+      atProvider.response as Response,
+      atProvider.url,
+      "alice",
+      (url) => url.origin === world.base && url.pathname === "/",
+    );
 
     const first = await fetch(`${world.base}/sso/oidc/jwt/${state}/`);
     expect(first.status).toBe(200);
@@ -183,13 +188,15 @@ describe("single sign-on with OpenID Connect", () => {
     expect(row.clientSecretEnc).toMatch(/^v1:/);
 
     await world.services.users.create({ username: "plain", password: "plain-password-1" });
-    const plain = ((await (
-      await fetch(`${world.base}/api-token-auth/`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username: "plain", password: "plain-password-1" }),
-      })
-    ).json()) as { token: string }).token;
+    const plain = (
+      (await (
+        await fetch(`${world.base}/api-token-auth/`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username: "plain", password: "plain-password-1" }),
+        })
+      ).json()) as { token: string }
+    ).token;
     const refused = await world.graphql("{ ssoProviderSettings { name } }", {}, plain);
     expect(refused.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
     const create = await world.graphql(
