@@ -27,7 +27,7 @@ describe.each(PROVIDERS)("organization membership and roles (%s)", (provider) =>
   let gw: TestGateway;
   let t: Record<string, string>;
   const code = (r: { body: { errors?: { extensions?: { code?: string } }[] } }) => r.body.errors?.[0]?.extensions?.code;
-  const members = async (slug: string, token: string) => {
+  const members = async (slug: string, token: string | undefined) => {
     const r = await gw.graphql<{ organization: { members: { username: string; role: string }[] } }>(MEMBERS, { s: slug }, token);
     expect(r.body.errors).toBeUndefined();
     return Object.fromEntries((r.body.data?.organization.members ?? []).map((m) => [m.username, m.role]));
