@@ -20,6 +20,8 @@ export function createForcedLogout(deps: {
   browserSessions: BrowserSessions;
   links: SingleUseLinks;
   pubsub: PubSub;
+  /** Closes the user's owner-page subscriptions on this instance (src/sessions/viz-sessions.ts). */
+  endPresence(userId: number): Promise<void>;
 }) {
   const { db, authenticator, pubsub } = deps;
 
@@ -66,6 +68,7 @@ export function createForcedLogout(deps: {
     void (async () => {
       for await (const event of events) {
         authenticator.forget({ userId: event.userId });
+        await deps.endPresence(event.userId).catch(() => {});
         waiting.get(event.nonce)?.();
       }
     })();

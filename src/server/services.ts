@@ -70,8 +70,6 @@ export async function createServices(config: Config, logger: Logger, options: { 
     settings: { tokenName: config.sesameTokenName, maxAgeSeconds: config.sesameMaxAgeSeconds, oneTime: config.sesameOneTime },
   });
   const stopPurging = singleUse.startPurging((error) => logger.warn("single-use link purge failed", { error: String(error) }));
-  const forcedLogout = createForcedLogout({ db, authenticator, browserSessions, links: singleUse, pubsub });
-  const stopLogoutListener = forcedLogout.listen();
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   // Uploads are parsed in a process of their own: a hostile file that makes polars abort ends only that one.
   const parser = createParseSandbox({
@@ -96,6 +94,15 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const datasetRows = createDatasetRows(db);
   const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows });
+  const forcedLogout = createForcedLogout({
+    db,
+    authenticator,
+    browserSessions,
+    links: singleUse,
+    pubsub,
+    endPresence: sessions.endPresence,
+  });
+  const stopLogoutListener = forcedLogout.listen();
   const datasets = createDatasetService({
     db,
     blobs,

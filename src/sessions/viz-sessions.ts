@@ -107,6 +107,14 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
 
   /** Owner pages connected to this process, per session. */
   const ownerPages = new Map<string, number>();
+  /** How to close each owner page's subscription on this process, per user (forced logout). */
+  const ownerStreams = new Map<number, Set<() => Promise<unknown>>>();
+
+  /** Closes the user's owner-page subscriptions on this process, which ends their presence (forced logout). */
+  async function endPresence(userId: number): Promise<void> {
+    const streams = [...(ownerStreams.get(userId) ?? [])];
+    await Promise.allSettled(streams.map((close) => close()));
+  }
 
   /**
    * Keeps the owner present while `events` is being read (an owner page's subscription): touched at once and
@@ -124,6 +132,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
       if (ended) return;
       ended = true;
       clearInterval(timer);
+      ownerStreams.get(viewer.userId)?.delete(close);
       const left = (ownerPages.get(id) ?? 1) - 1;
       if (left > 0) ownerPages.set(id, left);
       else {
@@ -147,6 +156,8 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
       },
       [Symbol.asyncIterator]: () => iterator,
     };
+    const close = () => iterator.return?.() ?? Promise.resolve();
+    ownerStreams.set(viewer.userId, (ownerStreams.get(viewer.userId) ?? new Set()).add(close));
     return iterator;
   }
 
@@ -163,5 +174,5 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return updated;
   }
 
-  return { open, get, list, setLayout, layout, ownerPresence, share, storeLayout, storeDatasetLayout, notify: publish };
+  return { open, get, list, setLayout, layout, ownerPresence, endPresence, share, storeLayout, storeDatasetLayout, notify: publish };
 }

@@ -137,6 +137,23 @@ describe("forced logout on two instances (Postgres, Redis)", () => {
     const grantCookie = /^(gw_session=[^;]+)/.exec(granted.headers.get("set-cookie") ?? "")?.[1] ?? "";
     expect((await b.request(`/graph/graph.html?dataset=${datasetId}`, { headers: { cookie: grantCookie } })).status).toBe(302);
     const { db } = a.gateway.services;
+    // The guest's page is connected to B as the session's owner (its subscription keeps them present).
+    const guestId = (await db.user.findUniqueOrThrow({ where: { username: "guest" } })).id;
+    const guest = {
+      userId: guestId,
+      username: "guest",
+      isAdmin: false,
+      assistantEnabled: true,
+      via: "jwt" as const,
+      keyId: undefined,
+      loginAt: 0,
+      org: undefined,
+    };
+    const ownerPage = await b.gateway.services.sessions.ownerPresence(
+      guest,
+      sessionId,
+      b.gateway.services.pubsub.subscribe("vizSession:changed", sessionId),
+    );
     expect((await db.vizSession.findUniqueOrThrow({ where: { id: sessionId } })).ownerSeenAt).not.toBeNull();
 
     const logout = await a.request("/api/v2/logout-user/guest/", { headers: bearer(admin) });
@@ -157,6 +174,8 @@ describe("forced logout on two instances (Postgres, Redis)", () => {
     expect((await a.request(links[1] ?? "")).status).toBe(403);
     expect(await db.singleUseLink.count()).toBe(0);
     expect((await db.vizSession.findUniqueOrThrow({ where: { id: sessionId } })).ownerSeenAt).toBeNull();
+    // B closed the owner page's subscription: it stops marking them present.
+    expect(await ownerPage.next()).toEqual({ done: true, value: undefined });
 
     // Other users are untouched; the guest signs in again afterwards and is served by both.
     expect(await me(b, admin)).toBe(200);
