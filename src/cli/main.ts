@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error.ts";
 import { createLogger } from "../server/logger.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { ORG_USAGE, runOrgCommand } from "./org-commands.ts";
+import { runSsoCommand, SSO_USAGE, type SsoFlags } from "./sso-commands.ts";
 
 const USAGE = `usage:
   npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
@@ -14,7 +15,8 @@ const USAGE = `usage:
   npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
   npm run cli -- key list --username U
   npm run cli -- key revoke --id KEY_ID
-${ORG_USAGE}`;
+${ORG_USAGE}
+${SSO_USAGE}`;
 
 type Flags = {
   username?: string;
@@ -38,6 +40,7 @@ async function userOf(services: Services, username: string | undefined) {
 
 async function run(services: Services, noun: string, verb: string, flags: Flags): Promise<void> {
   if (noun === "org") return runOrgCommand(services.db, verb, flags);
+  if (noun === "sso") return runSsoCommand(services.sso.providers, verb, flags as SsoFlags);
   const command = `${noun} ${verb}`;
   switch (command) {
     case "user create": {
@@ -114,6 +117,11 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
         org: { type: "string" },
         id: { type: "string" },
         role: { type: "string" },
+        issuer: { type: "string" },
+        "client-id": { type: "string" },
+        "client-secret": { type: "string" },
+        "display-name": { type: "string" },
+        domains: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });

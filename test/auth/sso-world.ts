@@ -68,6 +68,8 @@ export async function startIdp(redirectUris: string[]): Promise<Idp> {
 
 export type World = {
   base: string;
+  /** The gateway's database and data folder settings, for the command line against the same records. */
+  env: Record<string, string>;
   idp: Idp;
   // biome-ignore lint/suspicious/noExplicitAny: the gateway's services, for setting up and inspecting records.
   services: any;
@@ -111,6 +113,7 @@ export async function startWorld(db: DbProvider): Promise<World> {
   const adminToken = ((await login.json()) as { token: string }).token;
   return {
     base,
+    env: database.env,
     idp,
     services: node.gateway.services,
     adminToken,
