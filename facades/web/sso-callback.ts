@@ -1,5 +1,6 @@
 // The browser's return from the identity provider (`/sso/oidc/callback/`): finishes the sign-in, sets the browser
-// session cookie and goes back to `next`; a notebook's sign-in (pygraphistry) gets a page saying it may go back.
+// session cookie and goes back to `next`; a notebook's sign-in (pygraphistry) gets a page saying it may go back
+// (and no cookie: its token goes to the notebook).
 import type { Hono } from "hono";
 import { APP_ERROR_CODES, isAppErrorCode } from "../../src/errors/app-error.ts";
 import type { Execute } from "../execute.ts";
@@ -18,7 +19,13 @@ ${status >= 400 ? '<p><a href="/login">Back to sign-in</a></p>' : ""}</main></bo
   return new Response(body, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
 }
 
-type Completion = { clientType: "BROWSER" | "PYGRAPHISTRY"; next: string; token: string; expiresAt: string; user: { username: string } };
+type Completion = {
+  clientType: "BROWSER" | "PYGRAPHISTRY";
+  next: string;
+  token: string | null;
+  expiresAt: string | null;
+  user: { username: string };
+};
 
 export function addSsoCallbackRoute(
   app: Hono<{ Bindings: { clientAddress: string } }>,
@@ -46,12 +53,18 @@ export function addSsoCallbackRoute(
       response.headers.append("set-cookie", clearState);
       return response;
     }
-    const session = options.cookie.set(done.token, new Date(done.expiresAt), options.cookieSecure);
     const response =
       done.clientType === "PYGRAPHISTRY"
-        ? page("Signed in", `Signed in as ${done.user.username}. You may close this page and go back to your notebook.`, 200)
+        ? page(
+            "Signed in",
+            `Signed in as ${done.user.username}. Your notebook receives its token now; you may close this page and go back to your notebook.`,
+            200,
+          )
         : new Response(null, { status: 303, headers: { location: done.next, "cache-control": "no-store" } });
-    response.headers.append("set-cookie", session);
+    // Only a browser sign-in signs this browser in (a notebook's auth_url may be opened anywhere).
+    if (done.token !== null && done.expiresAt !== null) {
+      response.headers.append("set-cookie", options.cookie.set(done.token, new Date(done.expiresAt), options.cookieSecure));
+    }
     response.headers.append("set-cookie", clearState);
     return response;
   });

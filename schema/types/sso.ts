@@ -65,12 +65,16 @@ const SsoStart = builder.objectRef<SsoStarted>("SsoStart").implement({
 });
 
 const SsoCompletion = builder.objectRef<SsoCompleted>("SsoCompletion").implement({
-  description: "A finished sign-in: a browser session (the web facade sets its cookie) and where to go next.",
+  description: "A finished sign-in: for a browser, a session (the web facade sets its cookie) and where to go next.",
   fields: (t) => ({
     clientType: t.field({ type: SsoClientType, resolve: (r) => r.clientType }),
     next: t.exposeString("next"),
-    token: t.string({ resolve: (r) => r.session.token }),
-    expiresAt: t.field({ type: "DateTime", resolve: (r) => r.session.expiresAt }),
+    token: t.string({
+      nullable: true,
+      description: "The browser session token; null for a notebook's sign-in.",
+      resolve: (r) => r.session?.token ?? null,
+    }),
+    expiresAt: t.field({ type: "DateTime", nullable: true, resolve: (r) => r.session?.expiresAt ?? null }),
     user: t.field({ type: UserRef, resolve: (r, _args, ctx) => ctx.services.users.get(r.userId) }),
   }),
 });

@@ -153,6 +153,8 @@ describe("single sign-on with OpenID Connect", () => {
     expect(done.url.pathname).toBe("/sso/oidc/callback/");
     expect(done.response?.status).toBe(200);
     expect(await done.response?.text()).toContain("go back to your notebook");
+    // The notebook gets the token; the browser that opened auth_url is not signed in by it.
+    expect(browser.cookie(gatewayHost, "gw_session")).toBeUndefined();
 
     const answered = await fetch(jwtUrl);
     expect(answered.status).toBe(200);
@@ -222,5 +224,31 @@ describe("single sign-on with OpenID Connect", () => {
       expect(result.errors?.[0]?.extensions?.code, JSON.stringify(input)).toBe(code);
     }
     expect(await world.services.db.ssoProvider.count()).toBe(2);
+  });
+
+  it("lets admins change and remove a provider over GraphQL (the secret may be replaced, never read)", async () => {
+    const created = await world.graphql(
+      CREATE_PROVIDER,
+      { input: { name: "temp", issuer: world.idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret } },
+      world.adminToken,
+    );
+    expect(created.errors).toBeUndefined();
+    const updated = await world.graphql<{ updateSsoProvider: { displayName: string; allowedDomains: string[] } }>(
+      `mutation($input: SsoProviderUpdate!) { updateSsoProvider(name: "temp", input: $input) { displayName allowedDomains } }`,
+      { input: { displayName: "Temporary", allowedDomains: ["@Example.com", "example.org"], clientSecret: "replaced-secret" } },
+      world.adminToken,
+    );
+    expect(updated.data?.updateSsoProvider).toEqual({ displayName: "Temporary", allowedDomains: ["example.com", "example.org"] });
+    const row = await world.services.db.ssoProvider.findUnique({ where: { name: "temp" } });
+    expect(row.clientSecretEnc).not.toContain("replaced-secret");
+    const removed = await world.graphql<{ deleteSsoProvider: boolean }>(
+      'mutation { deleteSsoProvider(name: "temp") }',
+      {},
+      world.adminToken,
+    );
+    expect(removed.data?.deleteSsoProvider).toBe(true);
+    const again = await world.graphql('mutation { deleteSsoProvider(name: "temp") }', {}, world.adminToken);
+    expect(again.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect((await fetch(`${world.base}/sso/oidc/login/temp/`, { redirect: "manual" })).status).toBe(404);
   });
 });

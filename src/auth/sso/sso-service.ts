@@ -21,7 +21,8 @@ export type SsoCompleted = {
   clientType: SsoClientType;
   next: string;
   userId: number;
-  session: { token: string; expiresAt: Date };
+  /** The browser session, for browser sign-ins only: a notebook's sign-in hands its JWT to the notebook alone. */
+  session: { token: string; expiresAt: Date } | undefined;
 };
 
 export type SsoCollected =
@@ -135,7 +136,7 @@ export function createSsoService(deps: {
       callbackUrl.search = params.toString();
       const claims = await oidc.finish(provider, callbackUrl, { state, nonce: login.nonce, codeVerifier: login.codeVerifier });
       const user = await accountFor(db, provider, claims);
-      const session = await browserSessions.create(user.id);
+      const session = login.clientType === "browser" ? await browserSessions.create(user.id) : undefined;
       await db.ssoLogin.update({ where: { id }, data: { status: "done", userId: user.id } });
       return { clientType: login.clientType as SsoClientType, next: login.next, userId: user.id, session };
     } catch (error) {
