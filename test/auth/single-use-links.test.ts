@@ -2,6 +2,7 @@
 // stored hash, opening with /magic-login/, the session held to its one dataset, one use, expiry, the 7-day purge.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config/config.ts";
 import { PROVIDERS } from "../helpers/databases.ts";
 import { csvEdgeDataset } from "../helpers/datasets.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
@@ -183,6 +184,14 @@ describe.each(PROVIDERS)("single-use links on %s", (provider) => {
 });
 
 describe("single-use link settings", () => {
+  it("default to sst, 3600 seconds and one use, and refuse bad values clearly", () => {
+    const base = { DATA_DIR: "/tmp/unused" };
+    expect(loadConfig(base)).toMatchObject({ sesameTokenName: "sst", sesameMaxAgeSeconds: 3600, sesameOneTime: true });
+    expect(() => loadConfig({ ...base, SESAME_TOKEN_NAME: "s t" })).toThrow(/SESAME_TOKEN_NAME/);
+    expect(() => loadConfig({ ...base, SESAME_MAX_AGE: "0" })).toThrow(/SESAME_MAX_AGE/);
+    expect(() => loadConfig({ ...base, SESAME_ONE_TIME: "maybe" })).toThrow(/SESAME_ONE_TIME/);
+  });
+
   it("SESAME_MAX_AGE: a link opened after it is refused as expired", async () => {
     const gw = await createTestGateway("sqlite", { SESAME_MAX_AGE: "1" });
     try {
