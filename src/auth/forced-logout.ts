@@ -25,8 +25,14 @@ export function createForcedLogout(deps: {
 }) {
   const { db, authenticator, pubsub } = deps;
 
+  /** An administrator's forced logout (the REST route and GraphQL). */
   async function logoutUser(admin: Viewer, username: string): Promise<{ id: number; username: string }> {
     if (!admin.isAdmin || admin.grant) throw new AppError("FORBIDDEN", "Administrator rights are required.");
+    return logout(username);
+  }
+
+  /** The forced logout itself (the operator's command line calls it directly). */
+  async function logout(username: string): Promise<{ id: number; username: string }> {
     const user = await db.user.findUnique({ where: { username }, select: { id: true, username: true } });
     if (!user) throw new AppError("NOT_FOUND", `no user named ${username}`);
     // JWTs carry their issue time in whole seconds: every token issued up to this second is refused.
@@ -75,5 +81,5 @@ export function createForcedLogout(deps: {
     return () => void events.return?.();
   }
 
-  return { logoutUser, listen };
+  return { logoutUser, logout, listen };
 }

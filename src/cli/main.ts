@@ -11,6 +11,7 @@ const USAGE = `usage:
   npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
   npm run cli -- user list
   npm run cli -- user disable --username U
+  npm run cli -- user logout --username U    (ends its tokens, browser sessions and single-use links, on every instance)
   npm run cli -- user assistant --username U --off|--on   (the /mcp tool endpoint for this account)
   npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
   npm run cli -- key list --username U
@@ -66,6 +67,12 @@ async function run(services: Services, noun: string, verb: string, flags: Flags)
       const user = await userOf(services, flags.username);
       await services.users.update(user.id, { isActive: false });
       console.log(`disabled user ${user.username}; its tokens and keys stop working`);
+      return;
+    }
+    case "user logout": {
+      const user = await userOf(services, flags.username);
+      await services.forcedLogout.logout(user.username);
+      console.log(`logged out user ${user.username}: its tokens, browser sessions and single-use links are ended`);
       return;
     }
     case "user assistant": {
