@@ -191,4 +191,14 @@ describe("single sign-on failures", () => {
     expect(ambiguous.status).toBe(400);
     expect(((await ambiguous.json()) as ErrorBody).error.message).toContain("several SSO providers");
   });
+
+  it("purges sign-in records a day after they expired, when the next sign-in starts", async () => {
+    const provider = await world.services.db.ssoProvider.findUnique({ where: { name: "corp" } });
+    const old = { providerId: provider.id, codeVerifier: "v", nonce: "n", redirectUri: `${world.base}/sso/oidc/callback/` };
+    await world.services.db.ssoLogin.create({ data: { id: "stale", ...old, expiresAt: new Date(Date.now() - 25 * 3600_000) } });
+    await world.services.db.ssoLogin.create({ data: { id: "recent", ...old, expiresAt: new Date(Date.now() - 3600_000) } });
+    expect((await fetch(`${world.base}/sso/oidc/login/corp/`, { redirect: "manual" })).status).toBe(302);
+    expect(await world.services.db.ssoLogin.findUnique({ where: { id: "stale" } })).toBeNull();
+    expect(await world.services.db.ssoLogin.findUnique({ where: { id: "recent" } })).not.toBeNull();
+  });
 });
