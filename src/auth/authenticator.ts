@@ -5,6 +5,7 @@ import type { BrowserSessions } from "./browser-sessions.ts";
 import { type Credential, parseAuthorization } from "./credentials.ts";
 import { secretMatches } from "./personal-keys.ts";
 import { createTtlCache } from "./principal-cache.ts";
+import type { RevocationMarks } from "./revocation-marks.ts";
 import type { TokenClaims, TokenIssuer } from "./tokens.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -22,7 +23,14 @@ type KeyState = { id: string; userId: number; secretHash: string; revoked: boole
 
 export type Authenticator = ReturnType<typeof createAuthenticator>;
 
-export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSeconds: number; browserSessions: BrowserSessions }) {
+export function createAuthenticator(deps: {
+  db: Db;
+  tokens: TokenIssuer;
+  cacheSeconds: number;
+  browserSessions: BrowserSessions;
+  /** With Redis: forced-logout marks, read past the cache (src/auth/revocation-marks.ts). */
+  revocations?: RevocationMarks | undefined;
+}) {
   const { db, tokens } = deps;
   const users = createTtlCache<UserState | null>(deps.cacheSeconds * 1000);
   const keys = createTtlCache<KeyState | null>(deps.cacheSeconds * 1000);
@@ -53,6 +61,8 @@ export function createAuthenticator(deps: { db: Db; tokens: TokenIssuer; cacheSe
     const user = await userState(claims.userId);
     if (!user?.isActive) throw new AppError("UNAUTHENTICATED", "Token is invalid: the account is disabled or gone.");
     if (claims.issuedAt < user.tokensValidAfter) throw new AppError("UNAUTHENTICATED", "Token was revoked; log in again.");
+    const marked = await deps.revocations?.validAfter(user.id);
+    if (marked !== undefined && claims.issuedAt < marked) throw new AppError("UNAUTHENTICATED", "Token was revoked; log in again.");
     if (claims.keyId !== undefined) {
       const key = await keyState(claims.keyId);
       if (!key || key.revoked) throw new AppError("UNAUTHENTICATED", "Token is invalid: its personal key was revoked.");

@@ -6,11 +6,14 @@ import type { Db } from "../store/prisma.ts";
 import type { PubSub } from "../store/pubsub.ts";
 import type { Authenticator } from "./authenticator.ts";
 import type { BrowserSessions } from "./browser-sessions.ts";
+import type { RevocationMarks } from "./revocation-marks.ts";
 import type { SingleUseLinks } from "./single-use/links.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** The longest a logout waits for its own message to come back through the pub/sub. */
 const ECHO_WAIT_MS = 2000;
+/** After the echo: time for the same message on other connections (another instance in this process) to be read. */
+const SETTLE_MS = 25;
 
 export type ForcedLogout = ReturnType<typeof createForcedLogout>;
 
@@ -20,6 +23,8 @@ export function createForcedLogout(deps: {
   browserSessions: BrowserSessions;
   links: SingleUseLinks;
   pubsub: PubSub;
+  /** With Redis: the marks every instance reads when checking a JWT (src/auth/revocation-marks.ts). */
+  revocations?: RevocationMarks | undefined;
   /** Closes the user's owner-page subscriptions on this instance (src/sessions/viz-sessions.ts). */
   endPresence(userId: number): Promise<void>;
 }) {
@@ -38,6 +43,7 @@ export function createForcedLogout(deps: {
     // JWTs carry their issue time in whole seconds: every token issued up to this second is refused.
     const validAfter = new Date((Math.floor(Date.now() / 1000) + 1) * 1000);
     await db.user.update({ where: { id: user.id }, data: { tokensValidAfter: validAfter } });
+    await deps.revocations?.mark(user.id, validAfter.getTime() / 1000);
     await deps.browserSessions.invalidateUser(user.id);
     await deps.links.revokeUser(user.id);
     await db.vizSession.updateMany({ where: { ownerId: user.id }, data: { ownerSeenAt: null } });
@@ -66,6 +72,8 @@ export function createForcedLogout(deps: {
     pubsub.publish("users:loggedOut", { userId, nonce });
     await echoed;
     waiting.delete(nonce);
+    // The other subscribers got it in the same write from Redis; let their sockets be read before answering.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   }
 
   /** Drops cached principals of users logged out on any instance, until the returned function is called. */

@@ -9,6 +9,7 @@ import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { createForcedLogout } from "../auth/forced-logout.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
+import { createRevocationMarks } from "../auth/revocation-marks.ts";
 import { createSingleUseLinks } from "../auth/single-use/links.ts";
 import { createSso } from "../auth/sso/create-sso.ts";
 import { createTokenIssuer } from "../auth/tokens.ts";
@@ -53,7 +54,8 @@ export async function createServices(config: Config, logger: Logger, options: { 
     refreshWindowSeconds: config.refreshWindowSeconds,
   });
   const browserSessions = createBrowserSessions(db);
-  const authenticator = createAuthenticator({ db, tokens, cacheSeconds: config.authCacheSeconds, browserSessions });
+  const revocations = redis && createRevocationMarks(redis.publish, jwtSecret, config.tokenTtlSeconds);
+  const authenticator = createAuthenticator({ db, tokens, cacheSeconds: config.authCacheSeconds, browserSessions, revocations });
   const keys = createPersonalKeyService({
     db,
     onChange: (event) => {
@@ -100,6 +102,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     browserSessions,
     links: singleUse,
     pubsub,
+    revocations,
     endPresence: sessions.endPresence,
   });
   const stopLogoutListener = forcedLogout.listen();
