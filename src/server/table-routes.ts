@@ -47,7 +47,8 @@ export function createTableRoutes(services: Services) {
         if (request.method !== "GET")
           return json({ success: false, error: { code: "METHOD_NOT_ALLOWED", message: "use GET or PUT" } }, 405);
         const stored = await services.sessions.layout(viewer, sessionId);
-        if (!stored) throw new AppError("NOT_FOUND", "this session has no saved layout");
+        // None stored is no error (the page then lays the graph out): 204, so a browser logs no failed request.
+        if (!stored) return new Response(null, { status: 204, headers: { "cache-control": "no-store" } });
         return new Response(stored as Uint8Array<ArrayBuffer>, {
           headers: { "content-type": "application/octet-stream", "cache-control": "no-store" },
         });

@@ -149,7 +149,10 @@ describe("browser sessions and live visualization sessions", () => {
     expect(table.numRows).toBe(2);
     expect((await gw.json(`/graph/data/${sessionId}/edges/row/1`, { headers: { cookie } })).body).toEqual({ s: "b", d: "c", kind: "y" });
     expect((await gw.request(`/graph/data/${sessionId}/nodes.arrow?columns=nope`, { headers: { cookie } })).status).toBe(400);
-    expect((await gw.request(`/graph/data/${sessionId}/layout`, { headers: { cookie } })).status).toBe(404);
+    // None stored yet: 204 No Content (not an error the browser would log).
+    const none = await gw.request(`/graph/data/${sessionId}/layout`, { headers: { cookie } });
+    expect(none.status).toBe(204);
+    expect((await none.arrayBuffer()).byteLength).toBe(0);
     const layout = new Float32Array([0, 0, 1, 1, 2, 2]);
     const put = await gw.request(`/graph/data/${sessionId}/layout`, {
       method: "PUT",

@@ -33,7 +33,8 @@ export function createDataRoutes(sessionId: string): DataRoutes {
     },
     async loadLayout() {
       const response = await get("layout");
-      if (response.status === 404) return undefined;
+      // 204: the session has no stored layout (an older gateway answered 404).
+      if (response.status === 204 || response.status === 404) return undefined;
       if (!response.ok) throw failed("layout", response);
       return littleEndianFloats(await response.arrayBuffer());
     },

@@ -22,7 +22,7 @@ export type GraphFixture = {
   nodeBindings: Record<string, string>;
   edgeBindings: Record<string, string>;
   fieldFilters: FieldFilterFixture[];
-  /** The layout the session holds, x,y per node (undefined: GET layout answers 404). */
+  /** The layout the session holds, x,y per node (undefined: GET layout answers 204). */
   layout: Float32Array | undefined;
   /** Dataset.layout: the layout the dataset was created with (its node table then has x and y), else absent. */
   datasetLayout?: unknown;

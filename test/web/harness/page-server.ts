@@ -135,7 +135,7 @@ export async function startPageServer(distDir: string, fixture: GraphFixture, la
       return found ? send(response, 200, "application/json", JSON.stringify(found)) : send(response, 404, "text/plain", "no such row");
     }
     if (rest === "layout" && request.method === "GET") {
-      if (!fixture.layout) return send(response, 404, "text/plain", "no layout");
+      if (!fixture.layout) return send(response, 204, "text/plain", "");
       return send(
         response,
         200,

@@ -1,0 +1,55 @@
+// Polish of graph.html in Chromium: a normal visit logs no console error and no failed request (a session without a
+// stored layout included), the page has an icon.
+import { rm } from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
+import { smallGraphFixture } from "./harness/graph-fixture.ts";
+import { buildPage } from "./harness/page-build.ts";
+import { type PageServer, startPageServer } from "./harness/page-server.ts";
+
+const available = chromiumAvailable();
+const title = available ? "graph.html polish in Chromium" : `graph.html polish in Chromium (skipped: no Chromium at ${CHROMIUM})`;
+
+describe.skipIf(!available)(title, () => {
+  let dist = "";
+  let server: PageServer;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    dist = await buildPage();
+    server = await startPageServer(dist, smallGraphFixture());
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(`console: ${message.text()}`);
+    });
+    page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+    page.on("response", (response) => {
+      if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
+    });
+    page.on("requestfailed", (request) => problems.push(`failed: ${request.url()}`));
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
+
+  const state = (name: string) => page.locator("html").getAttribute(name);
+  const soon = { timeout: 60_000, interval: 200 };
+
+  it("a first visit to a session without a stored layout logs no console error and no failed request", async () => {
+    expect(server.fixture.layout).toBeUndefined();
+    await page.goto(server.pageUrl);
+    await expect.poll(() => state("data-layout-state"), soon).toBe("done");
+    await expect.poll(() => state("data-graph-state"), soon).toBe("ready");
+    // The page asked for the stored layout and was told there is none.
+    expect(server.requests.some((path) => path === `/graph/data/${server.fixture.sessionId}/layout`)).toBe(true);
+    expect(await state("data-layout")).toBe("server");
+    expect(problems).toEqual([]);
+  }, 120_000);
+});
