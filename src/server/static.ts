@@ -22,6 +22,8 @@ const PREFIXES = ["/static/"];
 export function createStaticHandler(root: string) {
   return createFileHandler(root, (pathname) => {
     if (pathname === "/" || pathname === "/index.html") return "index.html";
+    // One icon for every page, also where a browser asks for /favicon.ico unprompted.
+    if (pathname === "/favicon.svg" || pathname === "/favicon.ico") return "favicon.svg";
     return PREFIXES.some((p) => pathname.startsWith(p)) ? pathname.slice(1) : undefined;
   });
 }

@@ -1,8 +1,10 @@
 // Polish of graph.html in Chromium: a normal visit logs no console error and no failed request (a session without a
-// stored layout included), the page has an icon.
+// stored layout included), the page and the gateway have an icon.
 import { rm } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WEB_ROOT } from "../../src/server/services.ts";
+import { createStaticHandler } from "../../src/server/static.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { smallGraphFixture } from "./harness/graph-fixture.ts";
 import { buildPage } from "./harness/page-build.ts";
@@ -52,4 +54,28 @@ describe.skipIf(!available)(title, () => {
     expect(await state("data-layout")).toBe("server");
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it("has an icon of its own, served from the build", async () => {
+    const href = await page.locator('link[rel="icon"]').getAttribute("href");
+    expect(href).toMatch(/^\/graph\/assets\/favicon-.*\.svg$/);
+    const icon = await page.request.get(new URL(href ?? "", server.origin).href);
+    expect(icon.status()).toBe(200);
+    expect(icon.headers()["content-type"]).toBe("image/svg+xml");
+    expect(await icon.text()).toContain("<svg");
+  });
+});
+
+describe("the gateway's icon", () => {
+  const serve = createStaticHandler(WEB_ROOT);
+
+  it("answers /favicon.svg and /favicon.ico (asked for unprompted) with the SVG icon the landing page names", async () => {
+    for (const path of ["/favicon.svg", "/favicon.ico"]) {
+      const response = await serve(new Request(`http://gateway${path}`));
+      expect(response?.status).toBe(200);
+      expect(response?.headers.get("content-type")).toBe("image/svg+xml");
+      expect(await response?.text()).toContain("<svg");
+    }
+    const landing = await (await serve(new Request("http://gateway/")))?.text();
+    expect(landing).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+  });
 });
