@@ -7,6 +7,7 @@ import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
+import { createNeighbourList, type NeighbourList } from "./inspector-neighbours.ts";
 import { createLabelLayer, type LabelLayer } from "./label-layer.ts";
 import { type LayoutFrame, planarPositions } from "./layout-frames.ts";
 import type { LayoutPanelElements, PanelState } from "./layout-panel.ts";
@@ -16,6 +17,7 @@ import { isCollectionsChange, isLayoutJobChange, type SessionChange, subscribeTo
 import { nodeLabel } from "./node-text.ts";
 import { createPageStatus, type PageStatus } from "./page-status.ts";
 import { createSearchBox, type SearchBox } from "./search-box.ts";
+import { createSearchFields } from "./search-columns.ts";
 import { createServerLayout, type ServerLayout } from "./server-layout.ts";
 import { fetchSession, type VizSession } from "./session-query.ts";
 import { fitIntoSpace } from "./space-fit.ts";
@@ -88,6 +90,7 @@ class GraphPage {
   private readonly labels: LabelLayer;
   private readonly search: SearchBox;
   private readonly inspector: Inspector;
+  private readonly neighbours: NeighbourList;
   private selection: Selection;
   private hovered: number | undefined;
   private shownPercent = -1;
@@ -113,7 +116,12 @@ class GraphPage {
     this.status = status;
     this.elements = elements;
     this.labels = createLabelLayer(elements.labels);
-    this.search = createSearchBox(elements.search, elements.searchResults, (index) => this.selectNode(index, true));
+    this.search = createSearchBox(
+      elements.search,
+      elements.searchResults,
+      (index) => this.selectNode(index, true),
+      createSearchFields(routes, () => this.session),
+    );
     this.inspector = createInspector(
       elements.inspector,
       routes,
@@ -124,6 +132,7 @@ class GraphPage {
       }),
       () => this.clearSelection(),
     );
+    this.neighbours = createNeighbourList(elements.inspector.panel, (index) => this.selectNode(index, true));
     this.view = createGraphView(elements.graph, {
       nodeClick: (index) => this.selectNode(index, false),
       linkClick: (index) => this.selectLink(index),
@@ -310,6 +319,8 @@ class GraphPage {
     this.highlight(index);
     if (focus) this.view.focusNode(index);
     void this.inspector.open({ kind: "node", index });
+    const model = this.model;
+    if (model) this.neighbours.showNode(model.topology, index, (other) => nodeLabel(model, other));
   }
 
   private selectLink(linkIndex: number): void {
@@ -324,6 +335,9 @@ class GraphPage {
     const links = this.model?.topology.links;
     const end = (k: number) => (this.model && links ? nodeLabel(this.model, links[linkIndex * 2 + k] ?? 0) : "?");
     void this.inspector.open({ kind: "edge", row, ends: [end(0), end(1)] });
+    const model = this.model;
+    if (model && links)
+      this.neighbours.showEdge(links[linkIndex * 2] ?? 0, links[linkIndex * 2 + 1] ?? 0, (other) => nodeLabel(model, other));
   }
 
   private clearSelection(): void {
@@ -331,6 +345,7 @@ class GraphPage {
     this.view.setFocus(undefined, undefined);
     this.labels.setSelected(undefined);
     this.inspector.close();
+    this.neighbours.clear();
     this.highlight(this.hovered);
   }
 

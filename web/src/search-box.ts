@@ -1,55 +1,127 @@
-// The top bar's search: finds nodes whose label contains the typed text and hands the chosen one to the page.
+// The top bar's search: finds nodes whose id, label or shown text columns contain the typed text, counts them all,
+// pages through them and hands the chosen one to the page.
 import type { GraphModel } from "./graph-model.ts";
 import { allLabels } from "./node-text.ts";
+import type { SearchField, SearchFields } from "./search-columns.ts";
+import { findMatches, type SearchMatches } from "./search-matches.ts";
 
-const MAX_RESULTS = 8;
+/** Matches listed per page. */
+export const PAGE_SIZE = 8;
 
 export type SearchBox = { setModel(model: GraphModel | undefined): void; focus(): void };
 
-export function createSearchBox(input: HTMLInputElement, list: HTMLElement, pick: (index: number) => void): SearchBox {
+export function createSearchBox(
+  input: HTMLInputElement,
+  list: HTMLElement,
+  pick: (index: number) => void,
+  searchFields?: SearchFields,
+): SearchBox {
   let model: GraphModel | undefined;
-  let results: number[] = [];
+  let fields: SearchField[] = [];
+  let matches: SearchMatches = { rows: new Int32Array(0), fields: new Int32Array(0) };
+  let page = 0;
   let active = 0;
   let timer = 0;
+  let ticket = 0;
 
   const close = () => {
     list.hidden = true;
     input.setAttribute("aria-expanded", "false");
   };
+  const pages = () => Math.max(1, Math.ceil(matches.rows.length / PAGE_SIZE));
+  const onPage = () => Array.from(matches.rows.subarray(page * PAGE_SIZE, (page + 1) * PAGE_SIZE));
+
+  const button = (label: string, className: string, enabled: boolean, go: () => void) => {
+    const control = document.createElement("button");
+    control.type = "button";
+    control.className = className;
+    control.textContent = label;
+    control.disabled = !enabled;
+    control.addEventListener("mousedown", (event) => {
+      // Keeps the focus in the input, so the list stays open.
+      event.preventDefault();
+      if (!control.disabled) go();
+    });
+    return control;
+  };
+
+  const turn = (step: number) => {
+    const next = Math.min(pages() - 1, Math.max(0, page + step));
+    if (next === page) return;
+    page = next;
+    active = step > 0 ? 0 : Math.max(0, onPage().length - 1);
+    show();
+  };
 
   const show = () => {
-    const items = results.map((index, k) => {
+    const total = matches.rows.length;
+    const labels = model ? allLabels(model) : [];
+    const rows = onPage();
+    const items: HTMLElement[] = [];
+    const count = document.createElement("div");
+    count.className = "search-count";
+    count.setAttribute("role", "status");
+    const first = page * PAGE_SIZE + 1;
+    count.textContent =
+      total === 0
+        ? "No matching node"
+        : `${total.toLocaleString("en-US")} match${total === 1 ? "" : "es"}${total > PAGE_SIZE ? ` · ${first}–${first + rows.length - 1}` : ""}`;
+    items.push(count);
+    rows.forEach((index, k) => {
       const item = document.createElement("div");
       item.setAttribute("role", "option");
       item.setAttribute("aria-selected", String(k === active));
-      item.textContent = model ? (allLabels(model)[index] ?? "") : "";
+      item.dataset.node = String(index);
+      item.textContent = labels[index] ?? "";
+      // Where it matched, when that is not the label shown.
+      const field = fields[matches.fields[page * PAGE_SIZE + k] ?? 0];
+      if (field && field !== fields[0]) {
+        const where = document.createElement("span");
+        where.className = "search-where";
+        where.textContent = `${field.name}: ${field.text[index] ?? ""}`;
+        item.append(where);
+      }
       item.addEventListener("mousedown", (event) => {
         event.preventDefault();
         choose(index);
       });
-      return item;
+      items.push(item);
     });
-    if (items.length === 0) {
-      const empty = document.createElement("div");
-      empty.className = "empty";
-      empty.textContent = "No matching node";
-      items.push(empty);
+    if (total > PAGE_SIZE) {
+      const nav = document.createElement("div");
+      nav.className = "search-pages";
+      nav.append(
+        button("Previous", "search-prev", page > 0, () => turn(-1)),
+        button("Next", "search-next", page < pages() - 1, () => turn(1)),
+      );
+      items.push(nav);
     }
     list.replaceChildren(...items);
     list.hidden = false;
     input.setAttribute("aria-expanded", "true");
   };
 
-  const run = () => {
-    const text = input.value.trim().toLowerCase();
+  const run = async () => {
+    const mine = ++ticket;
+    const text = input.value.trim();
     if (!model || text === "") {
-      results = [];
+      matches = { rows: new Int32Array(0), fields: new Int32Array(0) };
       close();
       return;
     }
-    results = findLabels(allLabels(model), text, MAX_RESULTS);
+    const current = model;
+    const found = searchFields ? await searchFields(current) : [];
+    if (mine !== ticket || current !== model) return;
+    fields = found.length > 0 ? found : labelField(current);
+    matches = findMatches(fields, text, current.topology.nodeCount);
+    page = 0;
     active = 0;
     show();
+  };
+  let running: Promise<void> = Promise.resolve();
+  const schedule = () => {
+    running = run();
+    return running;
   };
 
   const choose = (index: number) => {
@@ -60,21 +132,31 @@ export function createSearchBox(input: HTMLInputElement, list: HTMLElement, pick
 
   input.addEventListener("input", () => {
     window.clearTimeout(timer);
-    // Large graphs scan many labels: wait for a pause in typing.
-    timer = window.setTimeout(run, model && model.topology.nodeCount > 100_000 ? 200 : 60);
+    // Large graphs scan many values: wait for a pause in typing.
+    timer = window.setTimeout(schedule, model && model.topology.nodeCount > 100_000 ? 200 : 60);
   });
   input.addEventListener("keydown", (event) => {
+    const rows = onPage();
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
-      if (results.length === 0) return;
-      active = (active + (event.key === "ArrowDown" ? 1 : results.length - 1)) % results.length;
+      if (rows.length === 0) return;
+      const down = event.key === "ArrowDown";
+      // Past either end of a page: the next or previous page.
+      if (down && active === rows.length - 1 && page < pages() - 1) return turn(1);
+      if (!down && active === 0 && page > 0) return turn(-1);
+      active = (active + (down ? 1 : rows.length - 1)) % rows.length;
       show();
+    } else if (event.key === "PageDown" || event.key === "PageUp") {
+      event.preventDefault();
+      turn(event.key === "PageDown" ? 1 : -1);
     } else if (event.key === "Enter") {
       event.preventDefault();
       window.clearTimeout(timer);
-      if (list.hidden) run();
-      const index = results[active];
-      if (index !== undefined) choose(index);
+      const ready = list.hidden ? schedule() : running;
+      void ready.then(() => {
+        const index = onPage()[active];
+        if (index !== undefined) choose(index);
+      });
     } else if (event.key === "Escape") {
       close();
       input.blur();
@@ -85,7 +167,8 @@ export function createSearchBox(input: HTMLInputElement, list: HTMLElement, pick
   return {
     setModel(next) {
       model = next;
-      results = [];
+      matches = { rows: new Int32Array(0), fields: new Int32Array(0) };
+      ticket++;
       close();
     },
     focus() {
@@ -93,6 +176,13 @@ export function createSearchBox(input: HTMLInputElement, list: HTMLElement, pick
       input.select();
     },
   };
+}
+
+function labelField(model: GraphModel): SearchField[] {
+  const text = allLabels(model);
+  return [
+    { name: model.nodeColumns.label ?? model.nodeColumns.id, text, lower: text.map((value) => value.toLowerCase()), shown: undefined },
+  ];
 }
 
 /** Exact matches first, then prefixes, then any substring; each group in node order. */

@@ -1,0 +1,161 @@
+// graph.html in Chromium: search over ids, labels and shown text columns (count, paging, field filters respected,
+// columns fetched once), and the inspector's degree, neighbours and endpoints that select the node they name.
+import { rm } from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
+import { inspectorFields } from "../../web/src/field-visibility.ts";
+import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
+import { type GraphFixture, smallGraphFixture } from "./harness/graph-fixture.ts";
+import { buildPage } from "./harness/page-build.ts";
+import { type PageServer, startPageServer } from "./harness/page-server.ts";
+
+const available = chromiumAvailable();
+const title = available ? "search and inspector in Chromium" : `search and inspector in Chromium (skipped: no Chromium at ${CHROMIUM})`;
+
+/** A ring of positions, so the page draws at once from the stored layout. */
+function withLayout(fixture: GraphFixture): GraphFixture {
+  const n = fixture.nodes.numRows;
+  const layout = new Float32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    layout[i * 2] = 2048 + 800 * Math.cos((i / n) * Math.PI * 2);
+    layout[i * 2 + 1] = 2048 + 800 * Math.sin((i / n) * Math.PI * 2);
+  }
+  return { ...fixture, layout };
+}
+
+describe.skipIf(!available)(title, () => {
+  let dist = "";
+  let server: PageServer;
+  let browser: Browser;
+  let page: Page;
+  const fixture = withLayout(smallGraphFixture());
+  const nodes = fixture.nodes;
+  const names = (nodes.getChild("name")?.toArray() ?? []) as string[];
+  const row = (i: number) => Object.fromEntries(nodes.schema.fields.map((field) => [field.name, nodes.getChild(field.name)?.get(i)]));
+
+  /** Rows the page should find, worked out row by row from the real rows and the field filters, in node order. */
+  const expectedMatches = (text: string) => {
+    const needle = text.toLowerCase();
+    const out: number[] = [];
+    for (let i = 0; i < nodes.numRows; i++) {
+      const values = row(i);
+      const shown = inspectorFields(fixture.fieldFilters as FieldFilter[], "point", values);
+      const searched = ["id", "name", ...["type", "group", "secret", "ip", "note"].filter((name) => shown.includes(name))];
+      if (searched.some((name) => values[name] != null && String(values[name]).toLowerCase().includes(needle))) out.push(i);
+    }
+    return out;
+  };
+
+  beforeAll(async () => {
+    dist = await buildPage();
+    server = await startPageServer(dist, fixture);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("pageerror", (error) => console.error("page error:", error.message));
+    await page.goto(server.pageUrl);
+    await page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
+
+  const soon = { timeout: 30_000, interval: 200 };
+  const text = (selector: string) => page.locator(selector).first().textContent({ timeout: 5_000 });
+  const optionNodes = async () =>
+    await page
+      .locator("#search-results [role=option]")
+      .evaluateAll((items) => items.map((item) => Number((item as HTMLElement).dataset.node)));
+  const search = async (value: string) => {
+    await page.locator("#search").fill("");
+    await page.locator("#search").fill(value);
+  };
+
+  it("counts every match over the shown text columns and pages through them", async () => {
+    const expected = expectedMatches("team");
+    // Groups are shown for people only: the servers' group is hidden by the node filter's server rules.
+    expect(expected.length).toBe(30);
+    await search("team");
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 1–8");
+    expect(await optionNodes()).toEqual(expected.slice(0, 8));
+    await page.locator("#search-results .search-next").click();
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 9–16");
+    expect(await optionNodes()).toEqual(expected.slice(8, 16));
+    await page.locator("#search-results .search-next").click();
+    await page.locator("#search-results .search-next").click();
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 25–30");
+    expect(await optionNodes()).toEqual(expected.slice(24));
+    expect(await page.locator("#search-results .search-next").isDisabled()).toBe(true);
+    await page.locator("#search-results .search-prev").click();
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 17–24");
+    // The text columns came once, without the column every filter hides.
+    const asked = server.requests
+      .filter((path) => path.startsWith("/graph/data/session-small/nodes.arrow?"))
+      .map((path) => new URL(path, "http://x").searchParams.get("columns")?.split(",").sort());
+    expect(asked.slice(1)).toEqual([["group", "ip", "note", "type"]]);
+  }, 60_000);
+
+  it("finds ids and filtered columns, never a hidden one", async () => {
+    await search("10.0.0.");
+    const servers = expectedMatches("10.0.0.");
+    expect(servers.length).toBe(6);
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("6 matches");
+    expect(await optionNodes()).toEqual(servers);
+    await expect.poll(() => text("#search-results [role=option] .search-where"), soon).toBe("ip: 10.0.0.5");
+    await search("s3cr3t");
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("No matching node");
+    expect(expectedMatches("s3cr3t")).toEqual([]);
+    await search("1007");
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("1 match");
+    expect(await optionNodes()).toEqual([7]);
+    await expect.poll(() => text("#search-results [role=option]"), soon).toBe("Zeta Primeid: 1007");
+  }, 60_000);
+
+  it("choosing a match on a later page selects that node", async () => {
+    const expected = expectedMatches("team");
+    await search("team");
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 1–8");
+    await page.locator("#search-results .search-next").click();
+    await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 9–16");
+    const chosen = expected[9] ?? -1;
+    await page.locator(`#search-results [role=option][data-node="${chosen}"]`).click();
+    await expect.poll(() => text("#inspector-title"), soon).toBe(names[chosen]);
+    await expect.poll(() => text(".label.is-selected"), soon).toBe(names[chosen]);
+  }, 60_000);
+
+  it("the inspector lists a node's degree and neighbours, and clicking one selects it", async () => {
+    await search("Zeta");
+    await expect.poll(() => text("#search-results [role=option]"), soon).toBe("Zeta Prime");
+    await page.locator("#search").press("Enter");
+    await expect.poll(() => text("#inspector-title"), soon).toBe("Zeta Prime");
+    const src = (fixture.edges.getChild("src")?.toArray() ?? []) as Int32Array;
+    const dst = (fixture.edges.getChild("dst")?.toArray() ?? []) as Int32Array;
+    const degreeOf = (i: number) => [...src, ...dst].filter((id) => id === 1000 + i).length;
+    const neighboursOf = (i: number) => {
+      const out = new Set<number>();
+      src.forEach((s, e) => {
+        const d = dst[e] ?? 0;
+        if (s === 1000 + i && d !== s) out.add(d - 1000);
+        if (d === 1000 + i && d !== s) out.add(s - 1000);
+      });
+      return [...out].sort((a, b) => a - b);
+    };
+    const zeta = neighboursOf(7);
+    expect(zeta.length).toBeGreaterThan(1);
+    await expect.poll(() => text("#inspector-links .inspector-degree"), soon).toBe(`Degree ${degreeOf(7)} · ${zeta.length} neighbours`);
+    const listed = await page.locator("#inspector-links .node-link").allTextContents();
+    expect([...listed].sort()).toEqual(zeta.map((i) => names[i]).sort());
+    const next = zeta[0] ?? -1;
+    await page.locator(`#inspector-links .node-link[data-node="${next}"]`).click();
+    await expect.poll(() => text("#inspector-title"), soon).toBe(names[next]);
+    await expect.poll(() => text(".label.is-selected"), soon).toBe(names[next]);
+    await expect
+      .poll(() => text("#inspector-links .inspector-degree"), soon)
+      .toBe(`Degree ${degreeOf(next)} · ${neighboursOf(next).length} neighbours`);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator("#inspector").isVisible(), soon).toBe(false);
+  }, 60_000);
+});
