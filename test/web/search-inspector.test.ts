@@ -158,4 +158,53 @@ describe.skipIf(!available)(title, () => {
     await page.keyboard.press("Escape");
     await expect.poll(() => page.locator("#inspector").isVisible(), soon).toBe(false);
   }, 60_000);
+
+  it("an edge's inspector links both endpoints, and clicking one selects that node", async () => {
+    await search("Zeta");
+    await expect.poll(() => text("#search-results [role=option]"), soon).toBe("Zeta Prime");
+    await page.locator("#search").press("Enter");
+    await expect.poll(() => text("#inspector-title"), soon).toBe("Zeta Prime");
+    await page.keyboard.press("Escape");
+    await page.waitForTimeout(1_200);
+    // Zeta Prime is centered; its links leave it toward its neighbours (y maybe flipped on screen), else all round.
+    const layout = fixture.layout ?? new Float32Array(0);
+    const edges = fixture.edges;
+    const zeta = 7;
+    const angles: number[] = [];
+    for (let e = 0; e < edges.numRows; e++) {
+      const [s, d] = [Number(edges.getChild("src")?.get(e)) - 1000, Number(edges.getChild("dst")?.get(e)) - 1000];
+      const other = s === zeta ? d : d === zeta ? s : undefined;
+      if (other === undefined) continue;
+      const dx = (layout[other * 2] ?? 0) - (layout[zeta * 2] ?? 0);
+      const dy = (layout[other * 2 + 1] ?? 0) - (layout[zeta * 2 + 1] ?? 0);
+      angles.push(Math.atan2(dy, dx), Math.atan2(-dy, dx));
+    }
+    for (let step = 0; step < 72; step++) angles.push((step / 72) * Math.PI * 2);
+    let found: [number, number] | undefined;
+    for (const radius of [45, 80]) {
+      for (const angle of angles) {
+        const at: [number, number] = [640 + radius * Math.cos(angle), 400 + radius * Math.sin(angle)];
+        await page.mouse.move(...at, { steps: 2 });
+        await page.waitForTimeout(250);
+        if ((await page.evaluate(() => document.querySelector("#graph canvas")?.getAttribute("style") ?? "")).includes("pointer")) {
+          found = at;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    await page.mouse.click(...(found ?? [0, 0]));
+    await expect.poll(() => text("#inspector-kind"), soon).toBe("Edge");
+    const ends = await page.locator("#inspector-links .edge-end .node-link").allTextContents();
+    expect(ends).toHaveLength(2);
+    expect(ends).toContain("Zeta Prime");
+    expect(await text("#inspector-title")).toBe(`${ends[0]} → ${ends[1]}`);
+    const other = ends.find((name) => name !== "Zeta Prime") ?? "";
+    await page.locator("#inspector-links .edge-end .node-link", { hasText: other }).click();
+    await expect.poll(() => text("#inspector-kind"), soon).toBe("Node");
+    await expect.poll(() => text("#inspector-title"), soon).toBe(other);
+    await expect.poll(() => text(".label.is-selected"), soon).toBe(other);
+    await expect.poll(() => text("#inspector-links h3"), soon).toBe("Neighbours");
+  }, 120_000);
 });

@@ -1,5 +1,6 @@
 // The inspector's links: a node's degree and neighbours, an edge's two endpoints, each a button that selects that node.
 import type { Topology } from "./graph-topology.ts";
+import { neighboursOf } from "./inspector-neighbour-ids.ts";
 import "./search-inspector.css";
 
 /** Neighbours listed at most; the rest are counted ("and N more"). */
@@ -12,22 +13,6 @@ export type NeighbourList = {
   showEdge(source: number, target: number, label: (index: number) => string): void;
   clear(): void;
 };
-
-/** Distinct neighbours of a node (a self-loop excluded), in the order of the links that reach them. */
-export function neighboursOf(topology: Topology, index: number): number[] {
-  const links = topology.links;
-  const seen = new Set<number>();
-  const out: number[] = [];
-  for (let k = 0; k + 1 < links.length; k += 2) {
-    const s = links[k] ?? -1;
-    const t = links[k + 1] ?? -1;
-    const other = s === index ? t : t === index ? s : -1;
-    if (other < 0 || other === index || seen.has(other)) continue;
-    seen.add(other);
-    out.push(other);
-  }
-  return out;
-}
 
 /** Appends its section under the inspector's fields; `pick` selects a node and zooms to it. */
 export function createNeighbourList(panel: HTMLElement, pick: (index: number) => void): NeighbourList {
