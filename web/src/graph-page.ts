@@ -4,6 +4,8 @@ import { nodeColumnsOf } from "./bindings.ts";
 import { createCollectionsLayer } from "./collections-layer.ts";
 import type { PaintLayer } from "./collections-paint.ts";
 import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
+import { drawGraphNow } from "./export-png.ts";
+import { attachExportTools } from "./export-tools.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
@@ -138,6 +140,20 @@ class GraphPage {
       linkClick: (index) => this.selectLink(index),
       backgroundClick: () => this.clearSelection(),
       nodeHover: (index) => this.hoverNode(index),
+    });
+    attachExportTools({
+      sessionId,
+      datasetId: () => this.session.dataset.id,
+      canvas: () => elements.graph.querySelector("canvas"),
+      labels: elements.labels,
+      drawNow: () => drawGraphNow(this.view.graph),
+      csvSource: () =>
+        this.model && {
+          routes,
+          session: this.session,
+          model: this.model,
+          selection: this.selection,
+        },
     });
     // Always listening: another viewer may start or resume a layout at any time.
     this.layout = createServerLayout(sessionId, elements.layout, {

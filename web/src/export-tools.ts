@@ -1,0 +1,102 @@
+// The toolbar's share and export buttons: copy the session's link, download the view as graph.png, and the selection
+// (or the whole graph) as graph.csv. Each says what it did, or why it failed, in #export-message.
+import type { CsvSource } from "./export-csv.ts";
+import { exportRows, toCsv } from "./export-csv.ts";
+import { renderViewPng } from "./export-png.ts";
+
+export type ExportContext = {
+  sessionId: string;
+  datasetId(): string;
+  /** The WebGL canvas, once the graph is drawn. */
+  canvas(): HTMLCanvasElement | null;
+  labels: HTMLElement;
+  /** Draws a frame of the graph at once (the canvas is copied right after). */
+  drawNow(): void;
+  /** What to export as CSV, once the graph is loaded. */
+  csvSource(): CsvSource | undefined;
+};
+
+export type ExportElements = { share: HTMLButtonElement; png: HTMLButtonElement; csv: HTMLButtonElement; message: HTMLElement };
+
+/** The page's own address for this session: graph.html?dataset=…&session=… (no other parameter, no fragment). */
+export function shareLink(datasetId: string, sessionId: string, where: Location = location): string {
+  const query = new URLSearchParams();
+  if (datasetId) query.set("dataset", datasetId);
+  query.set("session", sessionId);
+  return `${where.origin}${where.pathname}?${query.toString()}`;
+}
+
+/** Finds the buttons in graph.html (absent: nothing to wire) and wires them. */
+export function attachExportTools(context: ExportContext, root: Document = document): void {
+  const find = <T extends HTMLElement>(id: string) => root.getElementById(id) as T | null;
+  const share = find<HTMLButtonElement>("share-link");
+  const png = find<HTMLButtonElement>("export-png");
+  const csv = find<HTMLButtonElement>("export-csv");
+  const message = find<HTMLElement>("export-message");
+  if (!share || !png || !csv || !message) return;
+  createExportTools({ share, png, csv, message }, context);
+}
+
+export function createExportTools(elements: ExportElements, context: ExportContext): void {
+  let hide = 0;
+  const say = (text: string, failed = false) => {
+    window.clearTimeout(hide);
+    elements.message.textContent = text;
+    elements.message.classList.toggle("is-error", failed);
+    elements.message.hidden = false;
+    if (!failed) hide = window.setTimeout(() => (elements.message.hidden = true), 6_000);
+  };
+  const run = (button: HTMLButtonElement, what: string, action: () => Promise<string>) => {
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-busy") === "true") return;
+      button.setAttribute("aria-busy", "true");
+      action()
+        .then((done) => say(done))
+        .catch((error: unknown) => say(`${what} failed: ${error instanceof Error ? error.message : String(error)}`, true))
+        .finally(() => button.removeAttribute("aria-busy"));
+    });
+  };
+
+  run(elements.share, "Copying the link", async () => {
+    const link = shareLink(context.datasetId(), context.sessionId);
+    elements.share.dataset.link = link;
+    if (!navigator.clipboard?.writeText) throw new Error(`this page cannot use the clipboard; the link is ${link}`);
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch (error) {
+      throw new Error(`${error instanceof Error ? error.message : String(error)}; the link is ${link}`);
+    }
+    return "Link copied: anyone with access to this graph who opens it joins this session.";
+  });
+
+  run(elements.png, "Export PNG", async () => {
+    const canvas = context.canvas();
+    if (!canvas) throw new Error("the graph is not drawn yet");
+    download(await renderViewPng(canvas, context.labels, context.drawNow), "graph.png");
+    return "Saved graph.png.";
+  });
+
+  run(elements.csv, "Export CSV", async () => {
+    const source = context.csvSource();
+    if (!source) throw new Error("the graph is not loaded yet");
+    const rows = await exportRows(source);
+    const tables = source.session.dataset.tables;
+    const order = [...Object.keys(tables.nodes?.dtypes ?? {}), ...Object.keys(tables.edges?.dtypes ?? {})];
+    download(new Blob([toCsv(rows, source.session.dataset.fieldFilters, order)], { type: "text/csv;charset=utf-8" }), "graph.csv");
+    const nodes = rows.filter((row) => row.kind === "node").length;
+    const what = source.selection ? "the selection" : "the graph";
+    return `Saved graph.csv: ${what}, ${nodes.toLocaleString("en-US")} nodes and ${(rows.length - nodes).toLocaleString("en-US")} edges.`;
+  });
+}
+
+function download(blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
