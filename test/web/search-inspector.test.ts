@@ -1,6 +1,7 @@
 // graph.html in Chromium: search over ids, labels and shown text columns (count, paging, field filters respected,
 // columns fetched once), and the inspector's degree, neighbours and endpoints that select the node they name.
 import { rm } from "node:fs/promises";
+import { Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
@@ -206,5 +207,66 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => text("#inspector-title"), soon).toBe(other);
     await expect.poll(() => text(".label.is-selected"), soon).toBe(other);
     await expect.poll(() => text("#inspector-links h3"), soon).toBe("Neighbours");
+  }, 120_000);
+
+  it("a live change of the field filters changes what the search finds", async () => {
+    const before = fixture.fieldFilters;
+    // The node filter loses its server rules: the servers' group becomes searchable too.
+    fixture.fieldFilters = fixture.fieldFilters.map((filter) => (filter.graphType === "point" ? { ...filter, byType: {} } : filter));
+    expect(expectedMatches("team")).toHaveLength(36);
+    fixture.revision = { id: "rev-filters", number: fixture.revision.number + 1 };
+    server.publish({ kind: "revision", revision: fixture.revision });
+    await expect
+      .poll(async () => {
+        await search("team");
+        return text("#search-results .search-count");
+      }, soon)
+      .toBe("36 matches · 1–8");
+    fixture.fieldFilters = before;
+  }, 60_000);
+
+  it("a hub lists its first 50 neighbours and counts the rest", async () => {
+    // 70 leaves around a hub, one of them linked twice: degree 71, 70 neighbours.
+    const count = 71;
+    const ids = Array.from({ length: count }, (_, i) => i);
+    const hub: GraphFixture = withLayout({
+      ...smallGraphFixture(),
+      sessionId: "session-hub",
+      datasetId: "dataset-hub",
+      name: "Hub graph",
+      nodes: new Table({
+        id: vectorFromArray(ids, new Int32()),
+        name: vectorFromArray(
+          ids.map((i) => (i === 0 ? "Hub" : `Leaf ${i}`)),
+          new Utf8(),
+        ),
+      }),
+      edges: new Table({
+        src: vectorFromArray([...ids.slice(1).map(() => 0), 0], new Int32()),
+        dst: vectorFromArray([...ids.slice(1), 1], new Int32()),
+      }),
+      nodeBindings: { node: "id", node_label: "name" },
+      edgeBindings: { source: "src", destination: "dst" },
+      fieldFilters: [],
+    });
+    const hubServer = await startPageServer(dist, hub);
+    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(hubServer.pageUrl);
+      await other.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+      await other.locator("#search").fill("hub");
+      await expect.poll(() => other.locator("#search-results .search-count").textContent(), soon).toBe("1 match");
+      await other.locator("#search").press("Enter");
+      await expect.poll(() => other.locator("#inspector-title").textContent(), soon).toBe("Hub");
+      await expect.poll(() => other.locator("#inspector-links .inspector-degree").textContent(), soon).toBe("Degree 71 · 70 neighbours");
+      expect(await other.locator("#inspector-links .node-link").allTextContents()).toEqual(ids.slice(1, 51).map((i) => `Leaf ${i}`));
+      expect(await other.locator("#inspector-links .neighbour-more").textContent()).toBe("and 20 more");
+      await other.locator('#inspector-links .node-link[data-node="50"]').click();
+      await expect.poll(() => other.locator("#inspector-title").textContent(), soon).toBe("Leaf 50");
+      await expect.poll(() => other.locator("#inspector-links .inspector-degree").textContent(), soon).toBe("Degree 1 · 1 neighbour");
+    } finally {
+      await other.close();
+      await hubServer.close();
+    }
   }, 120_000);
 });
