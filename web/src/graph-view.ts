@@ -8,7 +8,9 @@ import type { Topology } from "./graph-topology.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
 import { governRendering, type RenderGovernor } from "./render-governor.ts";
 import { SPACE_SIZE } from "./space-fit.ts";
+import { canvasTheme, onThemeChange } from "./theme.ts";
 
+/** The dark theme's background (theme.ts holds both themes' canvas colors). */
 export const BACKGROUND = "#15181d";
 
 export type GraphViewEvents = {
@@ -55,8 +57,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       overview = graph?.getZoomLevel();
     }, after);
 
+  onThemeChange(() => {
+    graph?.setConfigPartial(canvasTheme());
+    governor?.wake();
+  });
+
   const baseConfig = (model: GraphModel): GraphConfig => ({
-    backgroundColor: BACKGROUND,
+    // The background, ring and hover colors of the light or dark theme (theme.ts).
+    ...canvasTheme(),
     // No layout pass in the browser: positions come from the server (or the data) and are fitted by the page.
     enableSimulation: false,
     rescalePositions: false,
@@ -79,9 +87,6 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     renderHoveredPointRing: true,
     hoveredPointCursor: "pointer",
     hoveredLinkCursor: "pointer",
-    hoveredPointRingColor: "#7aa2f7",
-    focusedPointRingColor: "#ffffff",
-    hoveredLinkColor: "#7aa2f7",
     hoveredLinkWidthIncrease: 2,
     focusedLinkWidthIncrease: 2,
     fitViewOnInit: true,

@@ -3,6 +3,9 @@
 import { type PageElements, startGraphPage } from "./graph-page.ts";
 import { readPageParams } from "./page-params.ts";
 import { RequestError } from "./request-error.ts";
+import { createThemeToggle, initTheme } from "./theme.ts";
+
+initTheme();
 
 function element<T extends HTMLElement>(id: string): T {
   const found = document.getElementById(id);
@@ -61,6 +64,9 @@ function fail(message: string): void {
   box.hidden = false;
   element("dataset-name").textContent = "Graph";
 }
+
+const tools = document.querySelector<HTMLElement>(".topbar .tools");
+if (tools) createThemeToggle(tools);
 
 const params = readPageParams();
 if (!params.session) {
