@@ -1,5 +1,6 @@
 // "Export CSV": the selected node with its edges (or the selected edge with its ends), else every node and edge drawn,
 // with the fields the inspector lists (the dataset's field filters), read through the session's data routes.
+import { DataType, type Table } from "apache-arrow";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import type { DataRoutes } from "./data-routes.ts";
 import { inspectorFields } from "./field-visibility.ts";
@@ -53,10 +54,26 @@ export async function exportRows(source: CsvSource): Promise<CsvRow[]> {
     edgeNames.length ? routes.columns("edges", edgeNames) : undefined,
   ]);
   const out: CsvRow[] = [];
-  for (let i = 0; i < (nodes?.numRows ?? 0); i++) out.push({ kind: "node", fields: nodes?.get(i)?.toJSON() ?? {} });
+  const nodeRow = nodes && tableRows(nodes);
+  for (let i = 0; i < (nodes?.numRows ?? 0); i++) out.push({ kind: "node", fields: nodeRow?.(i) ?? {} });
   const drawn = model.topology.links.length / 2;
-  for (let link = 0; link < drawn && edges; link++) out.push({ kind: "edge", fields: edges.get(edgeRow(link))?.toJSON() ?? {} });
+  const edgeFields = edges && tableRows(edges);
+  for (let link = 0; link < drawn && edgeFields; link++) out.push({ kind: "edge", fields: edgeFields(edgeRow(link)) });
   return out;
+}
+
+/** Row i of an Arrow table as plain values, times as ISO 8601 text (as the row route answers them; Arrow gives ms). */
+export function tableRows(table: Table): (index: number) => Record<string, unknown> {
+  const times = table.schema.fields.filter((field) => DataType.isTimestamp(field.type) || DataType.isDate(field.type)).map((f) => f.name);
+  return (index) => {
+    const row: Record<string, unknown> = table.get(index)?.toJSON() ?? {};
+    for (const name of times) {
+      const value = row[name];
+      if (typeof value === "number" || typeof value === "bigint") row[name] = new Date(Number(value)).toISOString();
+      else if (value instanceof Date) row[name] = value.toISOString();
+    }
+    return row;
+  };
 }
 
 /**

@@ -1,0 +1,58 @@
+// export-csv.ts in Node: CSV quoting, the columns the field filters show, and Arrow rows with times as ISO text.
+import { DateDay, Float64, Int64, Table, TimestampMicrosecond, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from "apache-arrow";
+import { describe, expect, it } from "vitest";
+import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
+import { cellText, csvCell, linksOf, tableRows, toCsv } from "../../web/src/export-csv.ts";
+
+describe("export CSV", () => {
+  it("quotes cells with commas, quotes, line breaks or edge spaces, and doubles inner quotes", () => {
+    expect(csvCell("plain")).toBe("plain");
+    expect(csvCell("a,b")).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell("two\nlines")).toBe('"two\nlines"');
+    expect(csvCell(" padded")).toBe('" padded"');
+    expect(cellText(null)).toBe("");
+    expect(cellText(0.1 + 0.2)).toBe("0.30000000000000004");
+    expect(cellText(12345678901234567890n)).toBe("12345678901234567890");
+    expect(cellText({ a: [1, 2] })).toBe('{"a":[1,2]}');
+  });
+
+  it("lists a kind column, then the fields the filters show for some row, in the tables' order; hidden cells stay empty", () => {
+    const filters = [
+      { kind: "inclusion", graphType: "point", global: { name: true, score: true }, byType: { server: { name: true, ip: true } } },
+      { kind: "exclusion", graphType: "edge", global: { secret: true }, byType: {} },
+    ] as unknown as FieldFilter[];
+    const csv = toCsv(
+      [
+        { kind: "node", fields: { id: 1, name: "Ann, Jr.", type: "person", score: 2.5, ip: null } },
+        { kind: "node", fields: { id: 2, name: "db", type: "server", score: 9, ip: "10.0.0.2" } },
+        { kind: "edge", fields: { src: 1, dst: 2, secret: "x" } },
+      ],
+      filters,
+      ["id", "name", "type", "score", "ip", "src", "dst", "secret"],
+    );
+    expect(csv).toBe('kind,name,score,ip,src,dst\r\nnode,"Ann, Jr.",2.5,,,\r\nnode,db,,10.0.0.2,,\r\nedge,,,,1,2\r\n');
+  });
+
+  it("reads Arrow rows with timestamps and dates as ISO 8601, other values as they are", () => {
+    const table = tableFromIPC(
+      tableToIPC(
+        new Table({
+          at: vectorFromArray([new Date("2024-01-02T03:04:05.678Z"), null], new TimestampMicrosecond()),
+          day: vectorFromArray([new Date("2024-01-02T00:00:00Z"), null], new DateDay()),
+          n: vectorFromArray([1n, 2n], new Int64()),
+          x: vectorFromArray([1.5, null], new Float64()),
+          s: vectorFromArray(["a", "b"], new Utf8()),
+        }),
+        "stream",
+      ),
+    );
+    const row = tableRows(table);
+    expect(row(0)).toEqual({ at: "2024-01-02T03:04:05.678Z", day: "2024-01-02T00:00:00.000Z", n: 1n, x: 1.5, s: "a" });
+    expect(row(1)).toEqual({ at: null, day: null, n: 2n, x: null, s: "b" });
+  });
+
+  it("finds the links touching a node", () => {
+    expect(linksOf(new Float32Array([0, 1, 1, 2, 2, 0, 3, 3]), 2)).toEqual([1, 2]);
+  });
+});
