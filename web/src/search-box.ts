@@ -2,7 +2,7 @@
 // pages through them and hands the chosen one to the page.
 import type { GraphModel } from "./graph-model.ts";
 import { allLabels } from "./node-text.ts";
-import type { SearchField, SearchFields } from "./search-columns.ts";
+import { baseFields, type SearchField, type SearchFields } from "./search-columns.ts";
 import { findMatches, type SearchMatches } from "./search-matches.ts";
 
 /** Matches listed per page. */
@@ -110,12 +110,22 @@ export function createSearchBox(
       return;
     }
     const current = model;
-    const found = searchFields ? await searchFields(current) : [];
+    const pending = searchFields ? searchFields(current) : Promise.resolve(baseFields(current));
+    // The text columns at hand answer at once; while they first download, ids and labels answer, then all of them.
+    const now = await Promise.race([pending, Promise.resolve(undefined)]);
     if (mine !== ticket || current !== model) return;
-    fields = found.length > 0 ? found : labelField(current);
+    answer(now ?? baseFields(current), text, current, true);
+    if (now) return;
+    const all = await pending;
+    if (mine !== ticket || current !== model) return;
+    answer(all, text, current, false);
+  };
+  const answer = (found: SearchField[], text: string, current: GraphModel, fresh: boolean) => {
+    fields = found;
     matches = findMatches(fields, text, current.topology.nodeCount);
-    page = 0;
-    active = 0;
+    // A fuller answer keeps the page and the active row where it can.
+    page = fresh ? 0 : Math.min(page, pages() - 1);
+    active = fresh ? 0 : Math.min(active, Math.max(0, onPage().length - 1));
     show();
   };
   let running: Promise<void> = Promise.resolve();
@@ -176,13 +186,6 @@ export function createSearchBox(
       input.select();
     },
   };
-}
-
-function labelField(model: GraphModel): SearchField[] {
-  const text = allLabels(model);
-  return [
-    { name: model.nodeColumns.label ?? model.nodeColumns.id, text, lower: text.map((value) => value.toLowerCase()), shown: undefined },
-  ];
 }
 
 /** Exact matches first, then prefixes, then any substring; each group in node order. */

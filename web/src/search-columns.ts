@@ -56,7 +56,18 @@ export function createSearchFields(routes: DataRoutes, session: () => VizSession
   };
 }
 
-function baseFields(model: GraphModel): SearchField[] {
+/** The label and id fields, which need no request (cached per model and label column). */
+export function baseFields(model: GraphModel): SearchField[] {
+  const hit = baseCache.get(model);
+  if (hit && hit.labels === model.labels) return hit.fields;
+  const fields = decodeBase(model);
+  baseCache.set(model, { labels: model.labels, fields });
+  return fields;
+}
+
+const baseCache = new WeakMap<GraphModel, { labels: Vector; fields: SearchField[] }>();
+
+function decodeBase(model: GraphModel): SearchField[] {
   const labels = allLabels(model);
   const fields: SearchField[] = [field(model.nodeColumns.label ?? model.nodeColumns.id, labels, undefined)];
   if (model.nodeColumns.label) fields.push(field(model.nodeColumns.id, decode(model.nodeIds), undefined));
