@@ -34,6 +34,11 @@ describe("export CSV", () => {
     expect(csv).toBe('kind,name,score,ip,src,dst\r\nnode,"Ann, Jr.",2.5,,,\r\nnode,db,,10.0.0.2,,\r\nedge,,,,1,2\r\n');
   });
 
+  it("names the entity column _kind when a field is named kind", () => {
+    const csv = toCsv([{ kind: "node", fields: { kind: "a", n: 1 } }], [], ["n", "kind"]);
+    expect(csv).toBe("_kind,n,kind\r\nnode,1,a\r\n");
+  });
+
   it("reads Arrow rows with timestamps and dates as ISO 8601, other values as they are", () => {
     const table = tableFromIPC(
       tableToIPC(

@@ -77,7 +77,7 @@ export function tableRows(table: Table): (index: number) => Record<string, unkno
 }
 
 /**
- * CSV text (RFC 4180, CRLF): a `kind` column (node or edge), then every field the inspector would list for some row, in
+ * CSV text (RFC 4180, CRLF): a `kind` column (node or edge; `_kind` if a field is named kind), then every field the inspector would list for some row, in
  * the tables' column order (node columns first). A field the filters hide for a row is left empty in it.
  */
 export function toCsv(rows: readonly CsvRow[], filters: FieldFilter[], order: readonly string[] = []): string {
@@ -85,7 +85,10 @@ export function toCsv(rows: readonly CsvRow[], filters: FieldFilter[], order: re
   const columns = new Set<string>();
   for (const name of order) if (shown.some((fields) => fields.has(name))) columns.add(name);
   for (const fields of shown) for (const name of fields) columns.add(name);
-  const header = ["kind", ...columns];
+  // The entity column is `kind`, or `_kind` (and so on) when the tables have a field of that name.
+  let kind = "kind";
+  while (columns.has(kind)) kind = `_${kind}`;
+  const header = [kind, ...columns];
   const lines = [header.map(csvCell).join(",")];
   rows.forEach((row, k) => {
     const fields = shown[k] ?? new Set<string>();
