@@ -65,6 +65,48 @@ describe.skipIf(!available)(title, () => {
     expect(icon.headers()["content-type"]).toBe("image/svg+xml");
     expect(await icon.text()).toContain("<svg");
   });
+
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || "");
+  const helpOpen = () => page.locator("#help-overlay").evaluate((dialog) => (dialog as HTMLDialogElement).open);
+
+  it("? opens a help overlay listing the page's shortcuts, focus inside; Escape closes it without clearing the selection", async () => {
+    // A node selected through the search box: the inspector is open.
+    await page.locator("#search").fill("zeta");
+    await expect.poll(() => page.locator("#search-results [role=option]").first().textContent(), soon).toBe("Zeta Prime");
+    await page.locator("#search").press("Enter");
+    await expect.poll(() => page.locator("#inspector").isVisible(), soon).toBe(true);
+    await page.locator("#fit").focus();
+    expect(await helpOpen()).toBe(false);
+    await page.keyboard.press("?");
+    expect(await helpOpen()).toBe(true);
+    expect(await page.locator("#help-overlay").isVisible()).toBe(true);
+    expect(await page.locator("#help-overlay").getAttribute("aria-labelledby")).toBe("help-title");
+    expect(await focused()).toBe("Close");
+    const keys = await page.locator("#help-overlay dt").allTextContents();
+    for (const key of ["?", "/", "f", "p", "Esc", "Enter", "↑ ↓", "PgUp PgDn"]) expect(keys).toContain(key);
+    // Keys inside the overlay are its own: `f` or Escape do not reach the page.
+    await page.keyboard.press("Escape");
+    expect(await helpOpen()).toBe(false);
+    expect(await page.locator("#inspector").isVisible()).toBe(true);
+    expect(await focused()).toBe("fit");
+    // The page's own Escape still clears the selection.
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator("#inspector").isVisible(), soon).toBe(false);
+  });
+
+  it("the top bar's ? button opens it too and gets focus back; typing ? in the search box types it", async () => {
+    await page.locator("#help-button").click();
+    expect(await helpOpen()).toBe(true);
+    await page.locator("#help-overlay button", { hasText: "Close" }).click();
+    expect(await helpOpen()).toBe(false);
+    expect(await focused()).toBe("help-button");
+    await page.locator("#search").fill("");
+    await page.locator("#search").press("?");
+    expect(await page.locator("#search").inputValue()).toBe("?");
+    expect(await helpOpen()).toBe(false);
+    await page.locator("#search").fill("");
+    expect(problems).toEqual([]);
+  });
 });
 
 describe.skipIf(!available)(`${title}: light and dark themes`, () => {

@@ -1,6 +1,7 @@
 // Entry point of graph.html: finds the page's elements, reads its URL and starts the graph page.
 
 import { type PageElements, startGraphPage } from "./graph-page.ts";
+import { createHelpOverlay } from "./help-overlay.ts";
 import { readPageParams } from "./page-params.ts";
 import { RequestError } from "./request-error.ts";
 import { createThemeToggle, initTheme } from "./theme.ts";
@@ -67,6 +68,7 @@ function fail(message: string): void {
 
 const tools = document.querySelector<HTMLElement>(".topbar .tools");
 if (tools) createThemeToggle(tools);
+createHelpOverlay(tools);
 
 const params = readPageParams();
 if (!params.session) {
