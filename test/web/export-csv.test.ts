@@ -2,7 +2,10 @@
 import { DateDay, Float64, Int64, Table, TimestampMicrosecond, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
-import { cellText, csvCell, linksOf, tableRows, toCsv } from "../../web/src/export-csv.ts";
+import type { DataRoutes } from "../../web/src/data-routes.ts";
+import { type CsvSource, cellText, csvCell, exportRows, linksOf, tableRows, toCsv } from "../../web/src/export-csv.ts";
+import type { GraphModel } from "../../web/src/graph-model.ts";
+import type { VizSession } from "../../web/src/session-query.ts";
 
 describe("export CSV", () => {
   it("quotes cells with commas, quotes, line breaks or edge spaces, and doubles inner quotes", () => {
@@ -59,5 +62,37 @@ describe("export CSV", () => {
 
   it("finds the links touching a node", () => {
     expect(linksOf(new Float32Array([0, 1, 1, 2, 2, 0, 3, 3]), 2)).toEqual([1, 2]);
+  });
+
+  it("reads a selected edge with its two ends, by the edge-table row of the drawn link (dropped edges skipped)", async () => {
+    const asked: string[] = [];
+    const routes = {
+      row: async (axis: string, index: number) => {
+        asked.push(`${axis}/${index}`);
+        return axis === "nodes" ? { id: index } : { src: 0, dst: 2, row: index };
+      },
+      columns: async () => {
+        throw new Error("not asked for a selection");
+      },
+      loadLayout: async () => undefined,
+    } as unknown as DataRoutes;
+    // Three drawn links; edge row 1 was dropped (an end that is no node), so link 1 is edge row 2.
+    const model = {
+      topology: { nodeCount: 3, links: new Float32Array([0, 1, 0, 2, 1, 2]), linkRows: Int32Array.from([0, 2, 3]) },
+      edgeColumns: { source: "src", destination: "dst" },
+    } as unknown as GraphModel;
+    const source = { routes, model, session: {} as VizSession, selection: { kind: "link", index: 1 } } satisfies CsvSource;
+    const rows = await exportRows(source);
+    expect(rows).toEqual([
+      { kind: "node", fields: { id: 0 } },
+      { kind: "node", fields: { id: 2 } },
+      { kind: "edge", fields: { src: 0, dst: 2, row: 2 } },
+    ]);
+    expect(asked.sort()).toEqual(["edges/2", "nodes/0", "nodes/2"]);
+    // A node: itself and every drawn link touching it.
+    asked.length = 0;
+    const node = await exportRows({ ...source, selection: { kind: "node", index: 2 } });
+    expect(node.map((row) => row.kind)).toEqual(["node", "edge", "edge"]);
+    expect(asked.sort()).toEqual(["edges/2", "edges/3", "nodes/2"]);
   });
 });
