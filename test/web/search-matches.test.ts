@@ -1,9 +1,14 @@
 // The search's matching and the inspector's neighbour list, in Node: ranking, field filters by row, distinct neighbours.
+import { Table, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
+import type { DataRoutes } from "../../web/src/data-routes.ts";
+import type { GraphModel } from "../../web/src/graph-model.ts";
 import { buildTopology } from "../../web/src/graph-topology.ts";
 import { neighboursOf } from "../../web/src/inspector-neighbour-ids.ts";
-import type { SearchField } from "../../web/src/search-columns.ts";
+import { createSearchFields, type SearchField } from "../../web/src/search-columns.ts";
 import { findMatches } from "../../web/src/search-matches.ts";
+import type { VizSession } from "../../web/src/session-query.ts";
+import { dtypesOf, sessionAnswer, smallGraphFixture } from "./harness/graph-fixture.ts";
 
 const field = (name: string, text: string[], shown?: number[]): SearchField => ({
   name,
@@ -35,5 +40,46 @@ describe("neighboursOf", () => {
     expect(neighboursOf(topology, 0)).toEqual([1, 2, 3]);
     expect(topology.degree[0]).toBe(6);
     expect(neighboursOf(topology, 3)).toEqual([0]);
+  });
+});
+
+describe("createSearchFields", () => {
+  it("fetches the shown text columns once, with the type column, and marks where the filters hide them", async () => {
+    const fixture = smallGraphFixture();
+    // A column the gateway names "object" that is not text, shown to people: fetched, never searched.
+    const nodes = fixture.nodes.assign(new Table({ blob: vectorFromArray(Array.from({ length: fixture.nodes.numRows }, (_, i) => i)) }));
+    const people = fixture.fieldFilters[0];
+    if (people) people.global = { ...people.global, blob: true };
+    const session = sessionAnswer({ ...fixture, nodes }) as unknown as VizSession;
+    session.dataset.tables.nodes = { numRows: nodes.numRows, dtypes: { ...dtypesOf(nodes), blob: "object" } };
+    const asked: string[][] = [];
+    const routes: DataRoutes = {
+      async columns(_axis, names) {
+        asked.push([...names].sort());
+        return nodes.select(names as string[]);
+      },
+      row: async () => ({}),
+      loadLayout: async () => undefined,
+    };
+    const ids = nodes.getChild("id");
+    const names = nodes.getChild("name");
+    if (!ids || !names) throw new Error("fixture lacks id or name");
+    const model = {
+      nodeColumns: { id: "id", label: "name" },
+      nodeIds: ids,
+      labels: names,
+      topology: { nodeCount: nodes.numRows },
+    } as unknown as GraphModel;
+    const load = createSearchFields(routes, () => session);
+    const fields = await load(model);
+    expect(await load(model)).toBe(fields);
+    expect(asked).toEqual([["blob", "group", "ip", "note", "type"]]);
+    expect(fields.map((field) => field.name)).toEqual(["name", "id", "type", "group", "ip", "note"]);
+    const group = fields.find((field) => field.name === "group");
+    // Servers (every sixth node from 5) show only name and ip.
+    expect(group?.shown?.[5]).toBe(0);
+    expect(group?.shown?.[4]).toBe(1);
+    expect(fields.find((field) => field.name === "ip")?.shown?.[4]).toBe(0);
+    expect(findMatches(fields, "team", nodes.numRows).rows).toHaveLength(30);
   });
 });

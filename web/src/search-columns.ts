@@ -1,7 +1,8 @@
 // What the search scans: node ids, labels and every text column the inspector may show, the latter fetched once
 // through the Arrow route the first time a search needs them. Field filters decide, row by row, which columns count.
-import type { Vector } from "apache-arrow";
+import { DataType, type Vector } from "apache-arrow";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
+import { isTextType } from "./column-values.ts";
 import type { DataRoutes } from "./data-routes.ts";
 import { inspectorFields, TYPE_COLUMN } from "./field-visibility.ts";
 import type { GraphModel } from "./graph-model.ts";
@@ -85,7 +86,8 @@ async function loadFields(routes: DataRoutes, session: VizSession, model: GraphM
   const values = new Map<string, (string | null)[]>();
   for (const name of wanted) {
     const vector = table.getChild(name);
-    if (vector) values.set(name, decodeNullable(vector));
+    // "object" covers binary, nested and decimal columns too: only text (or text categories) is searched.
+    if (vector && (kinds.includes(name) || isText(vector.type))) values.set(name, decodeNullable(vector));
   }
   const shownBy = visibilityByRow(filters, [...values.keys()], kinds, values, model.topology.nodeCount);
   for (const name of texts) {
@@ -110,7 +112,8 @@ function mayShow(filters: FieldFilter[], name: string, kinds: string[]): boolean
   for (const filter of point) for (const type of Object.keys(filter.byType)) types.add(type);
   for (const type of types) {
     const row: Record<string, unknown> = { [name]: "x" };
-    for (const kind of kinds) row[kind] = type ?? null;
+    // "" stands for a type no rule names (the global rules), and keeps a type column itself non-null.
+    for (const kind of kinds) row[kind] = type ?? "";
     if (type !== undefined && !kinds.includes(TYPE_COLUMN)) row[TYPE_COLUMN] = type;
     if (inspectorFields(filters, "point", row).includes(name)) return true;
   }
@@ -172,4 +175,8 @@ function decodeNullable(vector: Vector): (string | null)[] {
     out[i] = value === null || value === undefined ? null : formatValue(value);
   }
   return out;
+}
+
+function isText(type: DataType): boolean {
+  return isTextType(type) || (DataType.isDictionary(type) && isTextType(type.dictionary));
 }
