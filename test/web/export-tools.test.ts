@@ -83,6 +83,28 @@ describe.skipIf(!available)(title, () => {
     }
   }, 120_000);
 
+  it("Share copies without the Clipboard API too (a page served over plain HTTP has none)", async () => {
+    await page.evaluate(() => navigator.clipboard.writeText("something else"));
+    await page.evaluate(() => {
+      const api = navigator.clipboard;
+      (window as unknown as { savedClipboard: Clipboard }).savedClipboard = api;
+      Object.defineProperty(navigator, "clipboard", { value: undefined, configurable: true });
+    });
+    try {
+      await page.locator("#share-link").click();
+      await expect.poll(message, soon).toContain("Link copied");
+      const link = await page.evaluate(() => (window as unknown as { savedClipboard: Clipboard }).savedClipboard.readText());
+      expect(link).toBe(`${server.origin}/graph/graph.html?dataset=dataset-small&session=session-small`);
+    } finally {
+      await page.evaluate(() =>
+        Object.defineProperty(navigator, "clipboard", {
+          value: (window as unknown as { savedClipboard: Clipboard }).savedClipboard,
+          configurable: true,
+        }),
+      );
+    }
+  }, 60_000);
+
   it("PNG downloads the view as graph.png: the canvas's size, the drawn graph, and the labels over it", async () => {
     const size = await page.evaluate(() => {
       const canvas = document.querySelector("#graph canvas") as HTMLCanvasElement;

@@ -60,12 +60,7 @@ export function createExportTools(elements: ExportElements, context: ExportConte
   run(elements.share, "Copying the link", async () => {
     const link = shareLink(context.datasetId(), context.sessionId);
     elements.share.dataset.link = link;
-    if (!navigator.clipboard?.writeText) throw new Error(`this page cannot use the clipboard; the link is ${link}`);
-    try {
-      await navigator.clipboard.writeText(link);
-    } catch (error) {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; the link is ${link}`);
-    }
+    await copyText(link);
     return "Link copied: anyone with access to this graph who opens it joins this session.";
   });
 
@@ -87,6 +82,35 @@ export function createExportTools(elements: ExportElements, context: ExportConte
     const what = source.selection ? "the selection" : "the graph";
     return `Saved graph.csv: ${what}, ${nodes.toLocaleString("en-US")} nodes and ${(rows.length - nodes).toLocaleString("en-US")} edges.`;
   });
+}
+
+/**
+ * Copies text: the Clipboard API where the page may use it (a secure context: HTTPS or localhost), else the older
+ * copy command on a hidden text field (a gateway served over plain HTTP). Fails with the text in the message.
+ */
+async function copyText(text: string): Promise<void> {
+  let reason = "this page may not use the clipboard";
+  if (navigator.clipboard?.writeText) {
+    try {
+      await navigator.clipboard.writeText(text);
+      return;
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+    }
+  }
+  const field = document.createElement("textarea");
+  field.value = text;
+  field.setAttribute("readonly", "");
+  field.style.position = "fixed";
+  field.style.opacity = "0";
+  const focused = document.activeElement as HTMLElement | null;
+  document.body.append(field);
+  field.select();
+  // execCommand is deprecated but is the only way to copy outside a secure context.
+  const copied = document.execCommand("copy");
+  field.remove();
+  focused?.focus();
+  if (!copied) throw new Error(`${reason}; copy the link by hand: ${text}`);
 }
 
 function download(blob: Blob, name: string): void {
