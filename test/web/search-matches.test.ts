@@ -81,5 +81,14 @@ describe("createSearchFields", () => {
     expect(group?.shown?.[4]).toBe(1);
     expect(fields.find((field) => field.name === "ip")?.shown?.[4]).toBe(0);
     expect(findMatches(fields, "team", nodes.numRows).rows).toHaveLength(30);
+
+    // Stricter filters: the group is hidden for everyone, and neither the new fields nor the cached ids and labels keep it.
+    session.dataset.fieldFilters = session.dataset.fieldFilters.map((filter) =>
+      filter.graphType === "point" ? { ...filter, global: { ...filter.global, group: false } } : filter,
+    );
+    const stricter = await load(model);
+    expect(stricter.map((field) => field.name)).toEqual(["name", "id", "type", "ip", "note"]);
+    expect(findMatches(stricter, "team", nodes.numRows).rows).toHaveLength(0);
+    expect(asked).toHaveLength(2);
   });
 });

@@ -80,7 +80,8 @@ async function loadFields(routes: DataRoutes, session: VizSession, model: GraphM
   const kinds = typeColumns(session);
   const texts = textColumns(session, model).filter((name) => mayShow(filters, name, kinds));
   const wanted = [...new Set([...texts, ...kinds])];
-  const fields = baseFields(model);
+  // A copy: the base fields are cached, and answer on their own while these load.
+  const fields = [...baseFields(model)];
   if (wanted.length === 0) return fields;
   const table = await routes.columns("nodes", wanted);
   const values = new Map<string, (string | null)[]>();
