@@ -1,13 +1,15 @@
 // graph.html's share and export buttons in Chromium against the harness: the copied link opens the same session in
 // another browser context, "PNG" downloads the view (canvas and labels), "CSV" the selection or the whole graph with
 // the fields the inspector lists, and a failing route says why.
+import { mkdirSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { smallGraphFixture } from "./harness/graph-fixture.ts";
-import { buildPage } from "./harness/page-build.ts";
+import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
 import { type PageServer, startPageServer } from "./harness/page-server.ts";
 import { countDrawnPixels } from "./harness/pixels.ts";
 
@@ -29,6 +31,7 @@ describe.skipIf(!available)(title, () => {
   const soon = { timeout: 30_000, interval: 200 };
 
   beforeAll(async () => {
+    mkdirSync(join(REPO_ROOT, "test/web/artifacts"), { recursive: true });
     dist = await buildPage();
     const fixture = smallGraphFixture();
     // A stored layout: the page draws at once, no layout job needed.
@@ -165,6 +168,7 @@ describe.skipIf(!available)(title, () => {
       await page.locator("#export-csv").click();
       await expect.poll(message, soon).toBe("Export CSV failed: nodes columns: the server answered 500");
       expect(await page.locator("#export-message").getAttribute("class")).toContain("is-error");
+      await page.screenshot({ path: join(REPO_ROOT, "test/web/artifacts/export-error.png"), timeout: 60_000 });
     } finally {
       await page.unroute("**/nodes.arrow?*");
     }
