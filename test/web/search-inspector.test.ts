@@ -1,6 +1,8 @@
 // graph.html in Chromium: search over ids, labels and shown text columns (count, paging, field filters respected,
 // columns fetched once), and the inspector's degree, neighbours and endpoints that select the node they name.
+import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
+import { join } from "node:path";
 import { Int32, Table, Utf8, vectorFromArray } from "apache-arrow";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,10 +10,11 @@ import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import { inspectorFields } from "../../web/src/field-visibility.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { type GraphFixture, smallGraphFixture } from "./harness/graph-fixture.ts";
-import { buildPage } from "./harness/page-build.ts";
+import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
 import { type PageServer, startPageServer } from "./harness/page-server.ts";
 
 const available = chromiumAvailable();
+const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "search and inspector in Chromium" : `search and inspector in Chromium (skipped: no Chromium at ${CHROMIUM})`;
 
 /** A ring of positions, so the page draws at once from the stored layout. */
@@ -49,6 +52,7 @@ describe.skipIf(!available)(title, () => {
   };
 
   beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
     dist = await buildPage();
     server = await startPageServer(dist, fixture);
     browser = await launchChromium();
@@ -92,6 +96,7 @@ describe.skipIf(!available)(title, () => {
     expect(await page.locator("#search-results .search-next").isDisabled()).toBe(true);
     await page.locator("#search-results .search-prev").click();
     await expect.poll(() => text("#search-results .search-count"), soon).toBe("30 matches · 17–24");
+    await page.screenshot({ path: join(ARTIFACTS, "search-pages.png"), timeout: 60_000 });
     // The text columns came once, without the column every filter hides.
     const asked = server.requests
       .filter((path) => path.startsWith("/graph/data/session-small/nodes.arrow?"))
@@ -202,6 +207,7 @@ describe.skipIf(!available)(title, () => {
     expect(ends).toContain("Zeta Prime");
     expect(await text("#inspector-title")).toBe(`${ends[0]} → ${ends[1]}`);
     const other = ends.find((name) => name !== "Zeta Prime") ?? "";
+    await page.screenshot({ path: join(ARTIFACTS, "inspector-edge-endpoints.png"), timeout: 60_000 });
     await page.locator("#inspector-links .edge-end .node-link", { hasText: other }).click();
     await expect.poll(() => text("#inspector-kind"), soon).toBe("Node");
     await expect.poll(() => text("#inspector-title"), soon).toBe(other);
@@ -261,6 +267,7 @@ describe.skipIf(!available)(title, () => {
       await expect.poll(() => other.locator("#inspector-links .inspector-degree").textContent(), soon).toBe("Degree 71 · 70 neighbours");
       expect(await other.locator("#inspector-links .node-link").allTextContents()).toEqual(ids.slice(1, 51).map((i) => `Leaf ${i}`));
       expect(await other.locator("#inspector-links .neighbour-more").textContent()).toBe("and 20 more");
+      await other.screenshot({ path: join(ARTIFACTS, "inspector-hub.png"), timeout: 60_000 });
       await other.locator('#inspector-links .node-link[data-node="50"]').click();
       await expect.poll(() => other.locator("#inspector-title").textContent(), soon).toBe("Leaf 50");
       await expect.poll(() => other.locator("#inspector-links .inspector-degree").textContent(), soon).toBe("Degree 1 · 1 neighbour");
