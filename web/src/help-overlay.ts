@@ -66,7 +66,7 @@ export function createHelpOverlay(toolbar: HTMLElement | null): HelpOverlay {
   title.textContent = "Keyboard shortcuts";
   const close = document.createElement("button");
   close.type = "button";
-  close.className = "close";
+  close.className = "button";
   close.textContent = "Close";
   head.append(title, close);
   const mouse = document.createElement("h3");
