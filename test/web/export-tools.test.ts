@@ -168,6 +168,7 @@ describe.skipIf(!available)(title, () => {
       await page.locator("#export-csv").click();
       await expect.poll(message, soon).toBe("Export CSV failed: nodes columns: the server answered 500");
       expect(await page.locator("#export-message").getAttribute("class")).toContain("is-error");
+      expect(await page.locator("#export-message").getAttribute("role")).toBe("alert");
       await page.screenshot({ path: join(REPO_ROOT, "test/web/artifacts/export-error.png"), timeout: 60_000 });
     } finally {
       await page.unroute("**/nodes.arrow?*");

@@ -43,6 +43,8 @@ export function createExportTools(elements: ExportElements, context: ExportConte
     window.clearTimeout(hide);
     elements.message.textContent = text;
     elements.message.classList.toggle("is-error", failed);
+    // A failure is announced at once; progress and success politely.
+    elements.message.setAttribute("role", failed ? "alert" : "status");
     elements.message.hidden = false;
     if (!failed) hide = window.setTimeout(() => (elements.message.hidden = true), 6_000);
   };
@@ -74,6 +76,7 @@ export function createExportTools(elements: ExportElements, context: ExportConte
   run(elements.csv, "Export CSV", async () => {
     const source = context.csvSource();
     if (!source) throw new Error("the graph is not loaded yet");
+    say(source.selection ? "Preparing graph.csv…" : "Preparing graph.csv: reading every node and edge…");
     const rows = await exportRows(source);
     const tables = source.session.dataset.tables;
     const order = [...Object.keys(tables.nodes?.dtypes ?? {}), ...Object.keys(tables.edges?.dtypes ?? {})];
