@@ -256,6 +256,7 @@ class GraphPage {
     await this.view.show(model, positions, this.linksShown(this.layout.state));
     this.drawn = true;
     this.labels.setModel(model, this.view.graph);
+    this.labels.setPositions(positions);
     this.search.setModel(model);
     this.showLegend(model);
     await firstFrame(this.elements.graph);
@@ -274,6 +275,7 @@ class GraphPage {
     if (!this.drawn) await this.draw(model, positions);
     else {
       this.view.showPositions(positions);
+      this.labels.setPositions(positions);
       // The next frame waits until this one is on the canvas (and the governor's pause after it).
       await this.view.nextRender();
     }
@@ -323,7 +325,9 @@ class GraphPage {
   private async showSharedLayout(): Promise<void> {
     const positions = await this.routes.loadLayout().catch(() => undefined);
     if (!this.model || !this.drawn || !positions || positions.length !== this.model.topology.nodeCount * 2) return;
-    this.view.showPositions(fitIntoSpace(positions));
+    const fitted = fitIntoSpace(positions);
+    this.view.showPositions(fitted);
+    this.labels.setPositions(fitted);
     this.view.refitIfUntouched();
     this.status.layout("saved");
   }

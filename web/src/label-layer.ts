@@ -1,15 +1,32 @@
-// Draws text labels over the canvas for the hovered and selected nodes and a bounded number of the largest ones.
+// Draws text labels over the canvas for the hovered and selected nodes and the largest ones in view: more as the view
+// zooms in, none overlapping. The nodes are chosen from the positions the page holds (label-placement.ts: a grid,
+// only the visible cells), at most every SELECT_MS while the view moves; between choices the labels only follow.
 import type { Graph } from "@cosmos.gl/graph";
 import type { GraphModel } from "./graph-model.ts";
+import {
+  type Box,
+  BoxIndex,
+  buildLabelGrid,
+  type LabelGrid,
+  labelBudget,
+  priorityOrder,
+  type SpaceRect,
+  visibleCandidates,
+} from "./label-placement.ts";
 import { nodeLabel } from "./node-text.ts";
 
-/** Standing labels at most; more would crowd the view and cost a DOM node each. */
-const STANDING = 16;
 /** Height of the top bar's band, in CSS pixels. */
 const TOP_BAR = 58;
+/** Height of a label and its widest (graph.css: .label), in CSS pixels. */
+const LABEL_HEIGHT = 18;
+const LABEL_MAX_WIDTH = 256;
+/** Least time between two choices of the standing labels while the view moves. */
+const SELECT_MS = 120;
 
 export type LabelLayer = {
   setModel(model: GraphModel, graph: Graph): void;
+  /** The positions drawn (x,y per node, in space coordinates); read, never copied. */
+  setPositions(positions: Float32Array): void;
   setHovered(index: number | undefined): void;
   setSelected(index: number | undefined): void;
   /** Nodes in the current highlight; other labels fade with their nodes. Undefined: no highlight. */
@@ -17,18 +34,26 @@ export type LabelLayer = {
   destroy(): void;
 };
 
-type Slot = { element: HTMLDivElement; index: number; width: number };
+type Slot = { element: HTMLDivElement; index: number };
 
 export function createLabelLayer(root: HTMLElement): LabelLayer {
   let model: GraphModel | undefined;
   let graph: Graph | undefined;
+  let positions: Float32Array | undefined;
+  let order: Int32Array | undefined;
+  let grid: LabelGrid | undefined;
   let standing: number[] = [];
   let hovered: number | undefined;
   let selected: number | undefined;
   let highlighted: Set<number> | undefined;
-  let tracked = "";
   const slots: Slot[] = [];
   let frame = 0;
+  /** What the last frame drew from (the view and the nodes); nothing is redrawn while it stays the same. */
+  let drawnKey = "";
+  let chosenKey = "";
+  let chosenAt = 0;
+  const widths = new Map<number, number>();
+  let measure: CanvasRenderingContext2D | undefined;
 
   const slotFor = (k: number): Slot => {
     let slot = slots[k];
@@ -36,52 +61,102 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       const element = document.createElement("div");
       element.className = "label";
       root.append(element);
-      slot = { element, index: -1, width: 0 };
+      slot = { element, index: -1 };
       slots[k] = slot;
     }
     return slot;
   };
 
+  /** A label's width from the font's metrics (no layout), cached per node. */
+  const widthOf = (index: number): number => {
+    let width = widths.get(index);
+    if (width !== undefined) return width;
+    if (!measure) {
+      measure = document.createElement("canvas").getContext("2d") ?? undefined;
+      if (measure) measure.font = getComputedStyle(slotFor(0).element).font;
+    }
+    const text = model ? nodeLabel(model, index) : "";
+    width = Math.min(LABEL_MAX_WIDTH, Math.ceil((measure?.measureText(text).width ?? text.length * 7) + 12));
+    widths.set(index, width);
+    return width;
+  };
+
+  /** The label's box at its node's place on the screen. */
+  const boxOf = (index: number): Box | undefined => {
+    if (!graph || !positions || index * 2 + 1 >= positions.length) return undefined;
+    const [x, y] = graph.spaceToScreenPosition([positions[index * 2] ?? 0, positions[index * 2 + 1] ?? 0]);
+    // cosmos.gl sizes are diameters: this is the point's on-screen radius.
+    const radius = graph.spaceToScreenRadius(graph.getPointRadiusByIndex(index) ?? 0) / 2;
+    const left = x + radius + 4;
+    const top = y - LABEL_HEIGHT / 2;
+    return [left, top, left + widthOf(index), top + LABEL_HEIGHT];
+  };
+
+  const viewRect = (width: number, height: number): SpaceRect | undefined => {
+    if (!graph) return undefined;
+    const [ax, ay] = graph.screenToSpacePosition([0, TOP_BAR]);
+    const [bx, by] = graph.screenToSpacePosition([width, height]);
+    return { minX: Math.min(ax, bx), minY: Math.min(ay, by), maxX: Math.max(ax, bx), maxY: Math.max(ay, by) };
+  };
+
+  /** Chooses the standing labels for the view: highest priority first, inside the view, none overlapping. */
+  const choose = (width: number, height: number) => {
+    const view = viewRect(width, height);
+    if (!model || !positions || !view) return;
+    order ??= priorityOrder(model.style.node.priority);
+    grid ??= buildLabelGrid(positions, order);
+    const budget = labelBudget(grid, view);
+    const placed = new BoxIndex();
+    for (const pinned of [hovered, selected]) {
+      const box = pinned === undefined ? undefined : boxOf(pinned);
+      if (box) placed.add(box);
+    }
+    const next: number[] = [];
+    for (const index of visibleCandidates(grid, positions, model.style.node.priority, view)) {
+      if (next.length >= budget) break;
+      if (index === hovered || index === selected) continue;
+      const box = boxOf(index);
+      if (!box || box[2] > width || box[0] < 0 || box[1] < TOP_BAR || box[3] > height || placed.overlaps(box)) continue;
+      placed.add(box);
+      next.push(index);
+    }
+    standing = next;
+    root.dataset.labelBudget = String(budget);
+  };
+
   const draw = () => {
     frame = requestAnimationFrame(draw);
-    if (!model || !graph?.isReady) return;
-    const order = [...new Set([hovered, selected, ...standing].filter((i): i is number => i !== undefined))];
-    const key = order.join(",");
-    if (key !== tracked) {
-      graph.trackPointPositionsByIndices(order);
-      tracked = key;
-    }
-    const positions = graph.getTrackedPointPositionsMap();
-    const placed: [number, number, number, number][] = [];
+    if (!model || !graph?.isReady || !positions) return;
     const width = root.clientWidth;
     const height = root.clientHeight;
+    const [ox, oy] = graph.spaceToScreenPosition([0, 0]);
+    const [ux, uy] = graph.spaceToScreenPosition([1, 1]);
+    const viewKey = `${ox},${oy},${ux},${uy},${width},${height},${grid ? 1 : 0},${hovered},${selected}`;
+    const now = performance.now();
+    if (viewKey !== chosenKey && now - chosenAt >= SELECT_MS) {
+      choose(width, height);
+      chosenKey = viewKey;
+      chosenAt = now;
+      drawnKey = "";
+    }
+    const ordered = [...new Set([hovered, selected, ...standing].filter((i): i is number => i !== undefined))];
+    const key = `${viewKey}|${ordered.join(",")}|${highlighted ? [...highlighted].join(",") : "-"}`;
+    if (key === drawnKey) return;
+    drawnKey = key;
     let used = 0;
-    for (const index of order) {
-      const space = positions.get(index);
-      if (!space) continue;
-      const [x, y] = graph.spaceToScreenPosition(space);
-      // cosmos.gl sizes are diameters: this is the point's on-screen diameter.
-      const radius = graph.spaceToScreenRadius(graph.getPointRadiusByIndex(index) ?? 0) / 2;
+    for (const index of ordered) {
+      const box = boxOf(index);
+      if (!box) continue;
       const slot = slotFor(used);
       if (slot.index !== index) {
         slot.element.textContent = nodeLabel(model, index);
         slot.index = index;
-        slot.element.style.display = "";
-        slot.width = slot.element.offsetWidth;
       }
-      const left = x + radius + 4;
-      const top = y - 9;
-      const box: [number, number, number, number] = [left, top, left + slot.width, top + 18];
-      const pinned = index === hovered || index === selected;
-      // Standing labels stay clear of the top bar; the hovered and selected ones always show.
-      const visible = box[2] > 0 && box[0] < width && box[1] > TOP_BAR && box[1] < height;
-      if (!pinned && (!visible || placed.some((other) => overlaps(box, other)))) continue;
-      placed.push(box);
       slot.element.classList.toggle("is-hovered", index === hovered);
       slot.element.classList.toggle("is-selected", index === selected && index !== hovered);
       slot.element.classList.toggle("is-faded", highlighted !== undefined && !highlighted.has(index));
       slot.element.style.display = "";
-      slot.element.style.transform = `translate(${Math.round(left)}px, ${Math.round(top)}px)`;
+      slot.element.style.transform = `translate(${Math.round(box[0])}px, ${Math.round(box[1])}px)`;
       used++;
     }
     for (let k = used; k < slots.length; k++) {
@@ -98,9 +173,18 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     setModel(next, nextGraph) {
       model = next;
       graph = nextGraph;
-      standing = topIndices(next.style.node.priority, STANDING);
-      tracked = "";
+      order = undefined;
+      grid = undefined;
+      standing = [];
+      widths.clear();
+      chosenKey = "";
+      drawnKey = "";
       for (const slot of slots) slot.index = -1;
+    },
+    setPositions(next) {
+      positions = next;
+      grid = undefined;
+      chosenKey = "";
     },
     setHovered(index) {
       hovered = index;
@@ -116,10 +200,6 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       root.replaceChildren();
     },
   };
-}
-
-function overlaps(a: [number, number, number, number], b: [number, number, number, number]): boolean {
-  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }
 
 /** The k largest values' indices, largest first, in one pass (k is small). */
