@@ -104,4 +104,20 @@ describe.skipIf(!available)(title, () => {
     // Other nodes than at the whole-graph view: the ones in view now.
     expect(zoomed.some((box) => !overview.some((other) => other.text === box.text))).toBe(true);
   }, 180_000);
+
+  it("the labels control shows another text column's values, or no labels at all", async () => {
+    const texts = async () => (await boxes()).map((box) => box.text);
+    // The bound label here is the id column: numbers.
+    expect((await texts()).every((text) => /^\d+$/.test(text))).toBe(true);
+    const choices = await page.locator("#label-column option").allTextContents();
+    expect(choices).toEqual(["Labels: id", "Labels: community", "Labels: off"]);
+    await page.selectOption("#label-column", { label: "Labels: community" });
+    await expect.poll(async () => (await texts()).length > 0 && (await texts()).every((text) => /^c\d+$/.test(text)), soon).toBe(true);
+    expect(overlapping(await settled())).toEqual([]);
+    await page.selectOption("#label-column", { label: "Labels: off" });
+    await expect.poll(() => page.locator(".labels").isVisible(), soon).toBe(false);
+    await expect.poll(async () => (await boxes()).length, soon).toBe(0);
+    await page.selectOption("#label-column", { label: "Labels: id" });
+    await expect.poll(async () => (await texts()).length > 0 && (await texts()).every((text) => /^\d+$/.test(text)), soon).toBe(true);
+  }, 120_000);
 });

@@ -10,6 +10,7 @@ import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSig
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
 import { createNeighbourList, type NeighbourList } from "./inspector-neighbours.ts";
+import { createLabelControl, type LabelControl } from "./label-control.ts";
 import { createLabelLayer, type LabelLayer } from "./label-layer.ts";
 import { type LayoutFrame, planarPositions } from "./layout-frames.ts";
 import type { LayoutPanelElements, PanelState } from "./layout-panel.ts";
@@ -90,6 +91,7 @@ class GraphPage {
   private model: GraphModel | undefined;
   private readonly view: GraphView;
   private readonly labels: LabelLayer;
+  private readonly labelControl: LabelControl;
   private readonly search: SearchBox;
   private readonly inspector: Inspector;
   private readonly neighbours: NeighbourList;
@@ -118,12 +120,12 @@ class GraphPage {
     this.status = status;
     this.elements = elements;
     this.labels = createLabelLayer(elements.labels);
-    this.search = createSearchBox(
-      elements.search,
-      elements.searchResults,
-      (index) => this.selectNode(index, true),
-      createSearchFields(routes, () => this.session),
-    );
+    const textFields = createSearchFields(routes, () => this.session);
+    this.search = createSearchBox(elements.search, elements.searchResults, (index) => this.selectNode(index, true), textFields);
+    this.labelControl = createLabelControl(document.querySelector(".topbar .tools"), this.labels, textFields, () => ({
+      model: this.model,
+      session: this.session,
+    }));
     this.inspector = createInspector(
       elements.inspector,
       routes,
@@ -257,6 +259,7 @@ class GraphPage {
     this.drawn = true;
     this.labels.setModel(model, this.view.graph);
     this.labels.setPositions(positions);
+    this.labelControl.refresh();
     this.search.setModel(model);
     this.showLegend(model);
     await firstFrame(this.elements.graph);

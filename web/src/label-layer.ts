@@ -31,6 +31,10 @@ export type LabelLayer = {
   setSelected(index: number | undefined): void;
   /** Nodes in the current highlight; other labels fade with their nodes. Undefined: no highlight. */
   setHighlighted(indices: readonly number[] | undefined): void;
+  /** Whether labels show at all (the labels control). */
+  setShown(shown: boolean): void;
+  /** The text of a node's label: another column's (the labels control), or undefined for the bound label. */
+  setText(text: ((index: number) => string) | undefined): void;
   destroy(): void;
 };
 
@@ -54,6 +58,16 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
   let chosenAt = 0;
   const widths = new Map<number, number>();
   let measure: CanvasRenderingContext2D | undefined;
+  let shown = true;
+  let text: ((index: number) => string) | undefined;
+  const textOf = (index: number): string => (text ? text(index) : model ? nodeLabel(model, index) : "");
+  /** Forgets every choice and measure, so the next frame chooses and draws afresh. */
+  const invalidate = () => {
+    widths.clear();
+    chosenKey = "";
+    drawnKey = "";
+    for (const slot of slots) slot.index = -1;
+  };
 
   const slotFor = (k: number): Slot => {
     let slot = slots[k];
@@ -75,8 +89,8 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       measure = document.createElement("canvas").getContext("2d") ?? undefined;
       if (measure) measure.font = getComputedStyle(slotFor(0).element).font;
     }
-    const text = model ? nodeLabel(model, index) : "";
-    width = Math.min(LABEL_MAX_WIDTH, Math.ceil((measure?.measureText(text).width ?? text.length * 7) + 12));
+    const shown = textOf(index);
+    width = Math.min(LABEL_MAX_WIDTH, Math.ceil((measure?.measureText(shown).width ?? shown.length * 7) + 12));
     widths.set(index, width);
     return width;
   };
@@ -114,7 +128,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     const next: number[] = [];
     for (const index of visibleCandidates(grid, positions, model.style.node.priority, view)) {
       if (next.length >= budget) break;
-      if (index === hovered || index === selected) continue;
+      if (index === hovered || index === selected || textOf(index) === "") continue;
       const box = boxOf(index);
       if (!box || box[2] > width || box[0] < 0 || box[1] < TOP_BAR || box[3] > height || placed.overlaps(box)) continue;
       placed.add(box);
@@ -126,7 +140,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
 
   const draw = () => {
     frame = requestAnimationFrame(draw);
-    if (!model || !graph?.isReady || !positions) return;
+    if (!model || !graph?.isReady || !positions || !shown) return;
     const width = root.clientWidth;
     const height = root.clientHeight;
     const [ox, oy] = graph.spaceToScreenPosition([0, 0]);
@@ -149,7 +163,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       if (!box) continue;
       const slot = slotFor(used);
       if (slot.index !== index) {
-        slot.element.textContent = nodeLabel(model, index);
+        slot.element.textContent = textOf(index);
         slot.index = index;
       }
       slot.element.classList.toggle("is-hovered", index === hovered);
@@ -176,10 +190,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       order = undefined;
       grid = undefined;
       standing = [];
-      widths.clear();
-      chosenKey = "";
-      drawnKey = "";
-      for (const slot of slots) slot.index = -1;
+      invalidate();
     },
     setPositions(next) {
       positions = next;
@@ -194,6 +205,15 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     },
     setHighlighted(indices) {
       highlighted = indices ? new Set(indices) : undefined;
+    },
+    setShown(next) {
+      shown = next;
+      root.hidden = !next;
+      invalidate();
+    },
+    setText(next) {
+      text = next;
+      invalidate();
     },
     destroy() {
       cancelAnimationFrame(frame);
