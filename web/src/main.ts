@@ -4,6 +4,7 @@ import { type PageElements, startGraphPage } from "./graph-page.ts";
 import { createHelpOverlay } from "./help-overlay.ts";
 import { readPageParams } from "./page-params.ts";
 import { RequestError } from "./request-error.ts";
+import { createResponsiveLayout } from "./responsive.ts";
 import { createThemeToggle, initTheme } from "./theme.ts";
 
 initTheme();
@@ -69,6 +70,8 @@ function fail(message: string): void {
 const tools = document.querySelector<HTMLElement>(".topbar .tools");
 if (tools) createThemeToggle(tools);
 createHelpOverlay(tools);
+const topbar = document.querySelector<HTMLElement>(".topbar");
+if (topbar) createResponsiveLayout(topbar);
 
 const params = readPageParams();
 if (!params.session) {
