@@ -141,4 +141,60 @@ describe.skipIf(!available)(title, () => {
     await page.locator("#drawer-bar button", { hasText: "Details" }).tap();
     expect((await shownBoxes(page)).map((b) => b.name)).toContain("#inspector");
   });
+
+  /** The centre of a node on the screen, from its label's box (the label starts 4 px right of the node's disc). */
+  const labelBox = (name: string) =>
+    page.evaluate((name) => {
+      const label = [...document.querySelectorAll<HTMLElement>("#labels .label")].find((l) => l.textContent === name);
+      const r = label?.getBoundingClientRect();
+      return r ? { left: r.left, y: r.top + r.height / 2 } : undefined;
+    }, name);
+
+  it("a tap selects the node under the finger, and a two-finger pinch zooms", async () => {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("f");
+    await page.waitForTimeout(1_000);
+    // A node with a standing label, low enough for the pinch above it to stay clear of the top bar.
+    const name = await page.evaluate(() => {
+      const labels = [...document.querySelectorAll<HTMLElement>("#labels .label")];
+      const found = labels.find((l) => {
+        const r = l.getBoundingClientRect();
+        return r.top > 230 && r.top < 450 && r.left > 60;
+      });
+      return found?.textContent ?? "";
+    });
+    expect(name).not.toBe("");
+    const { left, y } = (await labelBox(name)) ?? { left: 0, y: 0 };
+    let selected = false;
+    for (const offset of [6, 9, 12, 16]) {
+      await page.touchscreen.tap(left - offset, y);
+      await page.waitForTimeout(400);
+      if ((await page.locator("#inspector").isVisible()) && (await page.locator("#inspector-title").textContent()) === name) {
+        selected = true;
+        break;
+      }
+    }
+    expect(selected).toBe(true);
+    // The inspector's drawer closes (the selection stays, and so does its label); the pinch is above the node.
+    await page.locator("#drawer-bar button", { hasText: "Details" }).tap();
+    const before = await labelBox(name);
+    const centre = { x: WIDTH / 2, y: (before?.y ?? 300) - 60 };
+    const distance = (box: { left: number; y: number } | undefined) => Math.hypot((box?.left ?? 0) - centre.x, (box?.y ?? 0) - centre.y);
+    const cdp = await page.context().newCDPSession(page);
+    const fingers = (spread: number) => [
+      { x: centre.x - spread, y: centre.y, id: 1 },
+      { x: centre.x + spread, y: centre.y, id: 2 },
+    ];
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: fingers(20) });
+    for (let spread = 25; spread <= 60; spread += 5) {
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: fingers(spread) });
+      await page.waitForTimeout(30);
+    }
+    await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    await page.waitForTimeout(800);
+    const after = await labelBox(name);
+    // Fingers three times further apart: the node moves away from the pinch's centre (about threefold).
+    expect(distance(after) / distance(before)).toBeGreaterThan(1.8);
+    await page.screenshot({ path: join(ARTIFACTS, "narrow-pinch.png") });
+  });
 });
