@@ -6,6 +6,7 @@ import type { PaintLayer } from "./collections-paint.ts";
 import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
 import { drawGraphNow } from "./export-png.ts";
 import { attachExportTools } from "./export-tools.ts";
+import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
@@ -95,6 +96,10 @@ class GraphPage {
   private readonly search: SearchBox;
   private readonly inspector: Inspector;
   private readonly neighbours: NeighbourList;
+  /** The Filters panel (filter-panel.ts): its layer hides filtered-out rows over the collections. */
+  private readonly filterPanel: FilterPanel;
+  private filterLayer: PaintLayer | undefined;
+  private collectionLayers: PaintLayer[] = [];
   private selection: Selection;
   private hovered: number | undefined;
   private shownPercent = -1;
@@ -157,6 +162,15 @@ class GraphPage {
           selection: this.selection,
         },
     });
+    this.filterPanel = createFilterPanel({
+      routes,
+      session: () => this.session,
+      model: () => this.model,
+      apply: (layer) => {
+        this.filterLayer = layer;
+        this.paintCollections(this.collectionLayers);
+      },
+    });
     // Always listening: another viewer may start or resume a layout at any time.
     this.layout = createServerLayout(sessionId, elements.layout, {
       drawFrame: (frame) => this.drawFrame(frame),
@@ -216,11 +230,13 @@ class GraphPage {
   }
 
   paintCollections(layers: PaintLayer[]): void {
-    this.view.setCollections(layers);
+    this.collectionLayers = layers;
+    this.view.setCollections(this.filterLayer ? [this.filterLayer, ...layers] : layers);
   }
 
   private async show(model: GraphModel, saved: Float32Array | undefined): Promise<void> {
     this.model = model;
+    this.filterPanel.reset();
     if (model.topology.nodeCount === 0) {
       this.status.fail("This graph has no nodes to draw.");
       return;
