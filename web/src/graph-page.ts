@@ -9,6 +9,7 @@ import { attachExportTools } from "./export-tools.ts";
 import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
+import { createHoverCard, type HoverCard } from "./hover-card.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
 import { createNeighbourList, type NeighbourList } from "./inspector-neighbours.ts";
 import { createLabelControl, type LabelControl } from "./label-control.ts";
@@ -96,6 +97,7 @@ class GraphPage {
   private readonly search: SearchBox;
   private readonly inspector: Inspector;
   private readonly neighbours: NeighbourList;
+  private readonly hoverCard: HoverCard;
   /** The Filters panel (filter-panel.ts): its layer hides filtered-out rows over the collections. */
   private readonly filterPanel: FilterPanel;
   private filterLayer: PaintLayer | undefined;
@@ -142,6 +144,10 @@ class GraphPage {
       () => this.clearSelection(),
     );
     this.neighbours = createNeighbourList(elements.inspector.panel, (index) => this.selectNode(index, true));
+    this.hoverCard = createHoverCard(elements.graph, routes, () => ({
+      filters: this.session.dataset.fieldFilters,
+      label: (index) => (this.model ? nodeLabel(this.model, index) : ""),
+    }));
     this.view = createGraphView(elements.graph, {
       nodeClick: (index) => this.selectNode(index, false),
       linkClick: (index) => this.selectLink(index),
@@ -209,6 +215,7 @@ class GraphPage {
 
   /** Applies one live change: the tables again when they changed, else only the look, labels or field filters. */
   async update(previous: VizSession, next: VizSession, change: SessionChange): Promise<void> {
+    this.hoverCard.clear();
     this.session = next;
     this.showName();
     if (!this.model || shapeSignature(previous) !== shapeSignature(next)) {
@@ -391,6 +398,7 @@ class GraphPage {
   private hoverNode(index: number | undefined): void {
     this.hovered = index;
     this.labels.setHovered(index);
+    this.hoverCard.show(index);
     this.highlight(index ?? (this.selection?.kind === "node" ? this.selection.index : undefined));
   }
 
