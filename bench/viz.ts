@@ -1,5 +1,6 @@
-// bench/viz: graph.html in headless Chromium with software WebGL: time from navigation to the first drawn frame, and
-// frames per second while panning, for random graphs of 10k, 100k and 1M edges (served by the page's test harness).
+// bench/viz: graph.html in headless Chromium with software WebGL: time from navigation to the first drawn frame,
+// frames per second while panning, and how long a control (the labels control) takes to answer while the pointer
+// moves over the graph, for random graphs of 10k, 100k and 1M edges (served by the page's test harness).
 // With --stream the graph has no stored layout: the page starts the server layout and draws its first frame from the
 // stream (the harness's stand-in job sends real frames at --frame-ms); measured while frames keep coming: how long the
 // search box takes to list matches, the pan rate, and frames received, drawn and dropped.
@@ -74,13 +75,23 @@ printTable(
         "first frame (ms)",
         "search answer (ms)",
         "pan fps",
+        "control answer (ms, median / max)",
         "bytes/frame",
         "frames received",
         "drawn",
         "dropped",
         "layout at the end (iteration)",
       ]
-    : ["edges", "nodes", "data loaded (ms)", "first frame (ms)", "search answer (ms)", "pan fps", "frames counted"],
+    : [
+        "edges",
+        "nodes",
+        "data loaded (ms)",
+        "first frame (ms)",
+        "search answer (ms)",
+        "pan fps",
+        "control answer (ms, median / max)",
+        "frames counted",
+      ],
   rows,
 );
 
@@ -121,7 +132,9 @@ async function measure(edges: number): Promise<string[]> {
     const search = await searchMs(page);
     process.stderr.write(`${Math.round(search)} ms; panning… `);
     const pan = await panFps(page);
-    process.stderr.write(`${pan.fps.toFixed(2)} fps\n`);
+    process.stderr.write(`${pan.fps.toFixed(2)} fps; controls… `);
+    const control = await controlMs(page);
+    process.stderr.write(`${control}\n`);
     const common = [
       edges.toLocaleString("en-US"),
       nodes.toLocaleString("en-US"),
@@ -129,6 +142,7 @@ async function measure(edges: number): Promise<string[]> {
       Math.round(marks.frame).toLocaleString("en-US"),
       Number.isFinite(search) ? Math.round(search).toLocaleString("en-US") : `> ${SEARCH_LIMIT_MS.toLocaleString("en-US")}`,
       pan.fps < 1 ? pan.fps.toFixed(3) : pan.fps.toFixed(1),
+      control,
     ];
     if (!streaming) return [...common, String(pan.frames)];
     const shown = await page.evaluate(() => ({ ...document.documentElement.dataset }));
@@ -199,6 +213,30 @@ async function panFps(page: Page): Promise<{ fps: number; frames: number }> {
   const seconds = (performance.now() - start) / 1000;
   await page.mouse.up();
   return { fps: counted / seconds, frames: counted };
+}
+
+/**
+ * How long a control takes to answer while the pointer moves over the graph (cosmos.gl's hover picking runs then):
+ * the labels control (label-control.ts) is switched off and on, each time from the change to the labels layer shown
+ * or hidden in a drawn frame. Median and slowest of 6; "n/a" on a page without the control.
+ */
+async function controlMs(page: Page): Promise<string> {
+  if ((await page.locator("#label-column").count()) === 0) return "n/a";
+  const options = await page.locator("#label-column option").allTextContents();
+  const times: number[] = [];
+  for (let k = 0; k < 6; k++) {
+    for (let step = 0; step < 4; step++) await page.mouse.move(560 + 40 * step + 7 * k, 380 + 20 * step);
+    const off = k % 2 === 0;
+    const start = performance.now();
+    await page.selectOption("#label-column", { label: off ? "Labels: off" : (options[0] ?? "") });
+    await page.waitForFunction((hidden) => document.querySelector<HTMLElement>(".labels")?.hidden === hidden, off, {
+      polling: "raf",
+      timeout: FRAME_LIMIT_MS,
+    });
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return `${Math.round(times[times.length >> 1] ?? Number.NaN)} / ${Math.round(times[times.length - 1] ?? Number.NaN)}`;
 }
 
 function printTable(header: string[], body: string[][]): void {
