@@ -11,6 +11,8 @@ import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSig
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createHoverCard, type HoverCard } from "./hover-card.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
+import { neighboursOf } from "./inspector-neighbour-ids.ts";
+import { createSelectionTable, type SelectionTable } from "./selection-table.ts";
 import { createNeighbourList, type NeighbourList } from "./inspector-neighbours.ts";
 import { createLabelControl, type LabelControl } from "./label-control.ts";
 import { createLabelLayer, type LabelLayer } from "./label-layer.ts";
@@ -98,6 +100,7 @@ class GraphPage {
   private readonly inspector: Inspector;
   private readonly neighbours: NeighbourList;
   private readonly hoverCard: HoverCard;
+  private readonly selectionTable: SelectionTable;
   /** The Filters panel (filter-panel.ts): its layer hides filtered-out rows over the collections. */
   private readonly filterPanel: FilterPanel;
   private filterLayer: PaintLayer | undefined;
@@ -145,6 +148,10 @@ class GraphPage {
     );
     this.neighbours = createNeighbourList(elements.inspector.panel, (index) => this.selectNode(index, true));
     this.hoverCard = createHoverCard(elements.graph, routes, () => ({
+      filters: this.session.dataset.fieldFilters,
+      label: (index) => (this.model ? nodeLabel(this.model, index) : ""),
+    }));
+    this.selectionTable = createSelectionTable(document.querySelector(".topbar .tools"), routes, () => ({
       filters: this.session.dataset.fieldFilters,
       label: (index) => (this.model ? nodeLabel(this.model, index) : ""),
     }));
@@ -367,6 +374,7 @@ class GraphPage {
     void this.inspector.open({ kind: "node", index });
     const model = this.model;
     if (model) this.neighbours.showNode(model.topology, index, (other) => nodeLabel(model, other));
+    this.selectionTable.show(index, model ? neighboursOf(model.topology, index) : []);
   }
 
   private selectLink(linkIndex: number): void {
@@ -388,6 +396,7 @@ class GraphPage {
 
   private clearSelection(): void {
     this.selection = undefined;
+    this.selectionTable.show(undefined, []);
     this.view.setFocus(undefined, undefined);
     this.labels.setSelected(undefined);
     this.inspector.close();
