@@ -4,6 +4,7 @@ import { nodeColumnsOf } from "./bindings.ts";
 import { createCollectionsLayer } from "./collections-layer.ts";
 import type { PaintLayer } from "./collections-paint.ts";
 import { createDataRoutes, type DataRoutes } from "./data-routes.ts";
+import { createEncodingPanel } from "./encoding-panel.ts";
 import { drawGraphNow } from "./export-png.ts";
 import { attachExportTools } from "./export-tools.ts";
 import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
@@ -51,8 +52,22 @@ type Selection = { kind: "node"; index: number } | { kind: "link"; index: number
 export async function startGraphPage(sessionId: string, elements: PageElements): Promise<void> {
   const status = createPageStatus(elements.status, elements.message);
   const routes = createDataRoutes(sessionId);
-  let session = await fetchSession(sessionId);
+  // The viewer's encoding choices (encoding-panel.ts) lie over the dataset's bindings; `raw` is the server's answer.
+  let raw = await fetchSession(sessionId);
+  const encodings = createEncodingPanel(sessionId, document.querySelector<HTMLElement>(".topbar .tools"), () => {
+    page.setArrows(encodings.arrows);
+    queue = queue
+      .then(async () => {
+        const next = encodings.apply(raw);
+        await page.update(session, next, { kind: "ENCODINGS", revision: null });
+        session = next;
+      })
+      .catch((error: unknown) => console.warn("encoding change failed", error));
+  });
+  encodings.setSession(raw);
+  let session = encodings.apply(raw);
   const page = new GraphPage(sessionId, session, routes, status, elements);
+  page.setArrows(encodings.arrows);
   const loaded = page.load();
   // Collections are listed at once and painted whenever the graph is there (the view keeps them until it is).
   const collections = createCollectionsLayer(sessionId, (layers) => page.paintCollections(layers));
@@ -76,7 +91,9 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
     if (change.kind === "RECONNECTED") void page.layout.refresh((query, variables) => live.query(query, variables));
     queue = queue
       .then(async () => {
-        const next = await fetchSession(sessionId);
+        raw = await fetchSession(sessionId);
+        encodings.setSession(raw);
+        const next = encodings.apply(raw);
         await page.update(session, next, change);
         session = next;
       })
@@ -241,6 +258,10 @@ class GraphPage {
       this.showLegend(this.model);
     }
     if (JSON.stringify(previous.dataset.fieldFilters) !== JSON.stringify(next.dataset.fieldFilters)) await this.inspector.refresh();
+  }
+
+  setArrows(on: boolean): void {
+    this.view.setArrows(on);
   }
 
   paintCollections(layers: PaintLayer[]): void {

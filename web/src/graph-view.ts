@@ -26,6 +26,8 @@ export type GraphView = {
   show(model: GraphModel, positions: Float32Array, links?: boolean): Promise<void>;
   /** Draws the links or not (the page leaves them out of a big graph's frames while its layout moves the nodes). */
   setLinksVisible(visible: boolean): void;
+  /** Draws an arrow at each link's destination, or not (kept across show). */
+  setArrows(on: boolean): void;
   applyStyle(style: GraphStyle): void;
   /** The visible collections, the one on top first; they paint over the style's colors (kept across show). */
   setCollections(layers: readonly PaintLayer[]): void;
@@ -46,6 +48,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
   let graph: Graph | undefined;
   let governor: RenderGovernor | undefined;
   let linksVisible = true;
+  let arrows = false;
   const root = document.documentElement;
   let drawn: { style: GraphStyle; topology: Topology } | undefined;
   let layers: readonly PaintLayer[] = [];
@@ -84,6 +87,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     linkVisibilityMinTransparency: edgeCount(model) < 50_000 ? 0.5 : 0.25,
     linkColorInterpolateFromEndpoints: model.style.edge.rgba === undefined && model.style.node.rgba !== undefined,
     renderLinks: linksVisible,
+    linkDefaultArrows: arrows,
     renderHoveredPointRing: true,
     hoveredPointCursor: "pointer",
     hoveredLinkCursor: "pointer",
@@ -130,6 +134,12 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       touched = false;
       graph.render(0, 0);
       noteOverview(100);
+    },
+    setArrows(on) {
+      arrows = on;
+      if (!graph) return;
+      graph.setConfigPartial({ linkDefaultArrows: on });
+      graph.render();
     },
     applyStyle(style) {
       if (!graph || !drawn) return;
