@@ -140,6 +140,17 @@ describe.skipIf(!available)(title, () => {
     expectLaidOut(await shownBoxes(page));
     await page.locator("#drawer-bar button", { hasText: "Details" }).tap();
     expect((await shownBoxes(page)).map((b) => b.name)).toContain("#inspector");
+    // The selection table (from the menu) is a drawer too: it opens in the inspector's place.
+    await page.locator("#tools-toggle").tap();
+    await page.locator("#selection-table-toggle").tap();
+    await expect.poll(() => page.locator("#selection-table tbody tr").count(), soon).toBeGreaterThan(1);
+    expect(await pressed()).toEqual(["Table"]);
+    const withTable = await shownBoxes(page);
+    expect(withTable.map((b) => b.name)).not.toContain("#inspector");
+    const table = await page.locator("#selection-table").boundingBox();
+    expectLaidOut([...withTable, { name: "#selection-table", ...(table ?? { x: -1, y: -1, width: 0, height: 0 }) }]);
+    await page.screenshot({ path: join(ARTIFACTS, "narrow-table.png") });
+    await page.locator("#drawer-bar button", { hasText: "Details" }).tap();
   });
 
   /** The centre of a node on the screen, from its label's box (the label starts 4 px right of the node's disc). */

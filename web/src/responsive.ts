@@ -9,7 +9,10 @@ const DRAWERS: readonly { id: string; label: string }[] = [
   { id: "layout-panel", label: "Layout" },
   { id: "legend", label: "Legend" },
   { id: "collections", label: "Collections" },
+  { id: "selection-table", label: "Table" },
 ];
+/** Drawers that open themselves when they appear (each appears on the viewer's own action: a selection, Table). */
+const OPEN_ON_SHOW = new Set(["inspector", "selection-table"]);
 
 export const NARROW_QUERY = "(max-width: 600px)";
 
@@ -76,7 +79,7 @@ export function createResponsiveLayout(topbar: HTMLElement, doc: Document = docu
       const button = buttons.get(id) as HTMLButtonElement;
       if (button.hidden === shown) button.hidden = !shown;
       any ||= shown;
-      if (shown && !wasShown.get(id) && id === "inspector") open(id);
+      if (shown && !wasShown.get(id) && OPEN_ON_SHOW.has(id)) open(id);
       if (!shown && root.dataset.drawer === id) open("");
       wasShown.set(id, shown);
     }
