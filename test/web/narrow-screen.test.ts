@@ -150,6 +150,19 @@ describe.skipIf(!available)(title, () => {
     const table = await page.locator("#selection-table").boundingBox();
     expectLaidOut([...withTable, { name: "#selection-table", ...(table ?? { x: -1, y: -1, width: 0, height: 0 }) }]);
     await page.screenshot({ path: join(ARTIFACTS, "narrow-table.png") });
+    // So are the Filters and Encodings panels.
+    for (const [toggle, panel] of [
+      ["#filters-toggle", "#filter-panel"],
+      ["#encodings-toggle", "#encodings-panel"],
+    ]) {
+      await page.locator("#tools-toggle").tap();
+      await page.locator(toggle as string).tap();
+      await expect.poll(() => page.locator(panel as string).isVisible(), soon).toBe(true);
+      const box = await page.locator(panel as string).boundingBox();
+      const others = (await shownBoxes(page)).filter((b) => b.name !== "#inspector");
+      expectLaidOut([...others, { name: panel as string, ...(box ?? { x: -1, y: -1, width: 0, height: 0 }) }]);
+      await page.screenshot({ path: join(ARTIFACTS, `narrow-${(panel as string).slice(1)}.png`) });
+    }
     await page.locator("#drawer-bar button", { hasText: "Details" }).tap();
   });
 

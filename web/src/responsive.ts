@@ -10,9 +10,11 @@ const DRAWERS: readonly { id: string; label: string }[] = [
   { id: "legend", label: "Legend" },
   { id: "collections", label: "Collections" },
   { id: "selection-table", label: "Table" },
+  { id: "filter-panel", label: "Filters" },
+  { id: "encodings-panel", label: "Encodings" },
 ];
-/** Drawers that open themselves when they appear (each appears on the viewer's own action: a selection, Table). */
-const OPEN_ON_SHOW = new Set(["inspector", "selection-table"]);
+/** Drawers that open themselves when they appear (each on the viewer's own action: a selection, a toolbar button). */
+const OPEN_ON_SHOW = new Set(["inspector", "selection-table", "filter-panel", "encodings-panel"]);
 
 export const NARROW_QUERY = "(max-width: 600px)";
 
