@@ -8,7 +8,7 @@ export const LIST_SESSIONS = `query McpSessions { vizSessions(mine: true) {
   id createdAt ownerAvailable revision { id } dataset { id name } } }`;
 
 export const SESSION_INFO = `query McpSessionInfo($id: ID!) { vizSession(id: $id) {
-  id revision { id } dataset { id name description tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
+  id revision { id } filters encodings dataset { id name description tables { nodes { numRows dtypes } edges { numRows dtypes } } } } }`;
 
 export const QUERY_GRAPH = `query McpQueryGraph($id: ID!, $query: JSON!, $output: GfqlOutput!, $timeoutMs: Int, $strictness: GfqlStrictness) {
   gfql(sessionId: $id, query: $query, output: $output, limit: null, timeoutMs: $timeoutMs, strictness: $strictness) {

@@ -8,6 +8,9 @@ type Table = { numRows: number; dtypes: Record<string, string> } | null;
 export type SessionInfo = {
   id: string;
   revision: { id: string };
+  /** The session's shared filters and encodings (JSON; null when never set). */
+  filters?: unknown;
+  encodings?: unknown;
   dataset: { id: string; name: string; description: string; tables: { nodes: Table; edges: Table } };
 };
 
@@ -36,5 +39,7 @@ export function sessionInfoText(session: SessionInfo): string {
     const dtypes = table?.dtypes ?? {};
     lines.push(`${axis} columns (${Object.keys(dtypes).length}):`, ...columnLines(dtypes));
   }
+  if (session.filters != null) lines.push(`filters: ${JSON.stringify(session.filters)}`);
+  if (session.encodings != null) lines.push(`encodings: ${JSON.stringify(session.encodings)}`);
   return lines.join("\n");
 }

@@ -3,7 +3,7 @@
 import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
 import { LAYOUT_STATES } from "../../src/sessions/layout-frame.ts";
 import { LAYOUT_ACTIONS, type SessionLayout } from "../../src/sessions/layout-jobs.ts";
-import { ownerPresentAt, type VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
+import { ownerPresentAt, sharedState, type VizSessionEvent } from "../../src/sessions/viz-sessions.ts";
 import { builder } from "../builder.ts";
 import { DatasetRef } from "./dataset.ts";
 
@@ -63,6 +63,18 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
       description: "The session's live server layout (null when none was ever started).",
       resolve: (s, _args, ctx) => ctx.services.layouts.get(s.id),
     }),
+    filters: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "The session's shared filters (setSessionFilters; null when never set).",
+      resolve: (s) => sharedState(s.filters) as never,
+    }),
+    encodings: t.field({
+      type: "JSON",
+      nullable: true,
+      description: "The session's shared encodings (setSessionEncodings; null when never set).",
+      resolve: (s) => sharedState(s.encodings) as never,
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });
@@ -70,7 +82,8 @@ export const VizSessionRef = builder.objectRef<VizSession>("VizSession").impleme
 export const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session: VizSession }>("VizSessionEvent").implement({
   fields: (t) => ({
     kind: t.exposeString("kind", {
-      description: "REVISION, LAYOUT, COLLECTIONS or LAYOUT_JOB (the live layout job changed: refetch layoutJob).",
+      description:
+        "REVISION, LAYOUT, COLLECTIONS, LAYOUT_JOB (the live layout job changed: refetch layoutJob), FILTERS or ENCODINGS (refetch filters / encodings).",
     }),
     revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),
   }),
@@ -108,6 +121,20 @@ builder.mutationFields((t) => ({
     },
     resolve: async (_root, args, ctx) =>
       ctx.services.layouts.control(await ctx.requireViewer(), String(args.sessionId), args.action, args.layout ?? undefined),
+  }),
+  setSessionFilters: t.field({
+    type: VizSessionRef,
+    description: "Replaces the session's shared filters (a list of objects, at most 64 KiB of JSON). Any viewer of the session may.",
+    args: { sessionId: t.arg.id({ required: true }), filters: t.arg({ type: "JSON", required: true }) },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.sessions.setShared(await ctx.requireViewer(), String(args.sessionId), "filters", args.filters),
+  }),
+  setSessionEncodings: t.field({
+    type: VizSessionRef,
+    description: "Replaces the session's shared encodings (an object, at most 64 KiB of JSON). Any viewer of the session may.",
+    args: { sessionId: t.arg.id({ required: true }), encodings: t.arg({ type: "JSON", required: true }) },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.sessions.setShared(await ctx.requireViewer(), String(args.sessionId), "encodings", args.encodings),
   }),
   shareDataset: t.field({
     type: "String",

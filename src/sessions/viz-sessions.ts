@@ -19,10 +19,25 @@ export function ownerPresentAt(seenAt: Date | null): boolean {
 }
 
 export type VizSessionEvent = {
-  kind: "REVISION" | "LAYOUT" | "COLLECTIONS" | "LAYOUT_JOB";
+  kind: "REVISION" | "LAYOUT" | "COLLECTIONS" | "LAYOUT_JOB" | "FILTERS" | "ENCODINGS";
   sessionId: string;
   revisionNumber: number;
 };
+
+/** The most JSON text a session's shared filters or encodings may hold. */
+export const SHARED_STATE_MAX_CHARS = 65_536;
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Parses stored JSON text of shared filters/encodings (null when unset or unreadable). */
+export function sharedState(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
 
@@ -161,6 +176,27 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return iterator;
   }
 
+  /**
+   * Stores the session's shared filters or encodings (JSON; any viewer of the session may) and publishes FILTERS or
+   * ENCODINGS. Filters are a list of objects, encodings an object; at most 64 KiB of JSON text.
+   */
+  async function setShared(viewer: Viewer, id: string, which: "filters" | "encodings", value: unknown) {
+    await viewable(viewer, id);
+    const shapeOk = which === "filters" ? Array.isArray(value) && value.every(isPlainObject) : isPlainObject(value);
+    if (!shapeOk) {
+      const want = which === "filters" ? "a list of filter objects" : "an object of encoding choices";
+      throw new AppError("INVALID_INPUT", `${which} must be ${want}`, { details: { field: which } });
+    }
+    const text = JSON.stringify(value);
+    if (text.length > SHARED_STATE_MAX_CHARS) {
+      throw new AppError("INVALID_INPUT", `${which} must be at most ${SHARED_STATE_MAX_CHARS} characters of JSON`, {
+        details: { field: which },
+      });
+    }
+    await db.vizSession.update({ where: { id }, data: { [which]: text } });
+    return publish(id, which === "filters" ? "FILTERS" : "ENCODINGS");
+  }
+
   async function share(viewer: Viewer, datasetId: string, mode: string) {
     if (!(SHARING_MODES as readonly string[]).includes(mode)) {
       throw new AppError("INVALID_INPUT", `mode must be one of ${SHARING_MODES.join(", ")}`, { details: { field: "mode" } });
@@ -174,5 +210,18 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     return updated;
   }
 
-  return { open, get, list, setLayout, layout, ownerPresence, endPresence, share, storeLayout, storeDatasetLayout, notify: publish };
+  return {
+    open,
+    get,
+    list,
+    setLayout,
+    setShared,
+    layout,
+    ownerPresence,
+    endPresence,
+    share,
+    storeLayout,
+    storeDatasetLayout,
+    notify: publish,
+  };
 }

@@ -44,4 +44,16 @@ describe("session info text", () => {
     expect(text).toContain("edge columns (130):");
     expect(text).toContain("  (+10 more not listed)");
   });
+
+  it("adds the shared filters and encodings when set, and nothing when not", () => {
+    const base = {
+      id: "s1",
+      revision: { id: "s1.2" },
+      dataset: { id: "d1", name: "", description: "", tables: { nodes: null, edges: null } },
+    };
+    expect(sessionInfoText(base)).not.toMatch(/^(filters|encodings):/m);
+    const text = sessionInfoText({ ...base, filters: [{ column: "rel" }], encodings: { node: { color: "kind" } } });
+    expect(text).toMatch(/^filters: \[\{"column":"rel"\}\]$/m);
+    expect(text).toMatch(/^encodings: \{"node":\{"color":"kind"\}\}$/m);
+  });
 });

@@ -8,7 +8,15 @@ import type { GatewayContext } from "../../server/context.ts";
 /** What graph.html needs for one dataset, all of it checked against the grant further in. */
 export const SCOPED_FIELDS: Readonly<Record<"query" | "mutation" | "subscription", ReadonlySet<string>>> = {
   query: new Set(["__typename", "caller", "me", "vizSession", "gfql", "health", "computeAlgorithms", "computeSchema"]),
-  mutation: new Set(["__typename", "openVizSession", "controlSessionLayout", "signOut", "redeemSingleUseLink"]),
+  mutation: new Set([
+    "__typename",
+    "openVizSession",
+    "controlSessionLayout",
+    "setSessionFilters",
+    "setSessionEncodings",
+    "signOut",
+    "redeemSingleUseLink",
+  ]),
   subscription: new Set(["vizSessionChanged"]),
 };
 
