@@ -11,6 +11,8 @@ export type EncodingPanel = {
   readonly arrows: boolean;
   /** Lists the columns of this session's tables (again after a change of tables). */
   setSession(session: VizSession): void;
+  /** Takes choices another viewer made (session-shared.ts): kept, shown and drawn, not sent back. */
+  setChoices(choices: EncodingChoices): void;
 };
 
 const LABELS: Record<EncodingKey, string> = {
@@ -44,7 +46,13 @@ function save(sessionId: string, choices: EncodingChoices): void {
  * Adds an "Encodings" button to `tools` and its panel to the page. `changed` runs after every choice: the page then
  * draws the session `apply` gives (only the changed axis's columns are fetched) and the arrows.
  */
-export function createEncodingPanel(sessionId: string, tools: HTMLElement | null, changed: () => void): EncodingPanel {
+export function createEncodingPanel(
+  sessionId: string,
+  tools: HTMLElement | null,
+  changed: () => void,
+  /** Called with this viewer's own choices, to share them with the session. */
+  shared?: (choices: EncodingChoices) => void,
+): EncodingPanel {
   let choices = load(sessionId);
   let session: VizSession | undefined;
 
@@ -111,6 +119,7 @@ export function createEncodingPanel(sessionId: string, tools: HTMLElement | null
     save(sessionId, choices);
     render();
     changed();
+    shared?.(choices);
   }
 
   function render(): void {
@@ -141,6 +150,12 @@ export function createEncodingPanel(sessionId: string, tools: HTMLElement | null
     setSession(next) {
       session = next;
       render();
+    },
+    setChoices(next) {
+      choices = next;
+      save(sessionId, choices);
+      render();
+      changed();
     },
   };
 }

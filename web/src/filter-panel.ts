@@ -17,6 +17,8 @@ export type FilterPanelHost = {
   model(): GraphModel | undefined;
   /** The layer that hides the filtered-out rows (undefined: nothing hidden). */
   apply(layer: PaintLayer | undefined): void;
+  /** The filters changed (by this viewer or setFilters): shared with the session (session-shared.ts). */
+  changed?(filters: readonly ColumnFilter[]): void;
 };
 
 export type FilterPanel = {
@@ -251,6 +253,7 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
   const update = () => {
     const model = host.model();
     root.dataset.filters = String(filters.length);
+    host.changed?.(filters);
     if (!model) return;
     const hidden = hiddenBy(filters, histograms, model.topology);
     root.dataset.filterHiddenNodes = String(hidden.nodeCount);

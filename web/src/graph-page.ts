@@ -8,6 +8,7 @@ import { createEncodingPanel } from "./encoding-panel.ts";
 import { drawGraphNow } from "./export-png.ts";
 import { attachExportTools } from "./export-tools.ts";
 import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
+import type { ColumnFilter } from "./filter-state.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createHoverCard, type HoverCard } from "./hover-card.ts";
@@ -28,6 +29,7 @@ import { createSearchFields } from "./search-columns.ts";
 import { createSelectionTable, type SelectionTable } from "./selection-table.ts";
 import { createServerLayout, type ServerLayout } from "./server-layout.ts";
 import { fetchSession, type VizSession } from "./session-query.ts";
+import { createSharedState } from "./session-shared.ts";
 import { fitIntoSpace } from "./space-fit.ts";
 
 export type PageElements = {
@@ -54,19 +56,30 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
   const routes = createDataRoutes(sessionId);
   // The viewer's encoding choices (encoding-panel.ts) lie over the dataset's bindings; `raw` is the server's answer.
   let raw = await fetchSession(sessionId);
-  const encodings = createEncodingPanel(sessionId, document.querySelector<HTMLElement>(".topbar .tools"), () => {
-    page.setArrows(encodings.arrows);
-    queue = queue
-      .then(async () => {
-        const next = encodings.apply(raw);
-        await page.update(session, next, { kind: "ENCODINGS", revision: null });
-        session = next;
-      })
-      .catch((error: unknown) => console.warn("encoding change failed", error));
+  // The session's shared filters and encodings (session-shared.ts): read after the load, sent on change.
+  const shared = createSharedState(sessionId, {
+    filters: (filters) => page.setFilters(filters),
+    encodings: (choices) => encodings.setChoices(choices),
   });
+  const encodings = createEncodingPanel(
+    sessionId,
+    document.querySelector<HTMLElement>(".topbar .tools"),
+    () => {
+      page.setArrows(encodings.arrows);
+      queue = queue
+        .then(async () => {
+          const next = encodings.apply(raw);
+          await page.update(session, next, { kind: "ENCODINGS", revision: null });
+          session = next;
+        })
+        .catch((error: unknown) => console.warn("encoding change failed", error));
+    },
+    (choices) => shared.sendEncodings(choices),
+  );
   encodings.setSession(raw);
   let session = encodings.apply(raw);
   const page = new GraphPage(sessionId, session, routes, status, elements);
+  page.onFiltersChanged = (filters) => shared.sendFilters(filters);
   page.setArrows(encodings.arrows);
   const loaded = page.load();
   // Collections are listed at once and painted whenever the graph is there (the view keeps them until it is).
@@ -88,6 +101,11 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
       void page.layout.refresh((query, variables) => live.query(query, variables));
       return;
     }
+    // Another viewer changed the shared filters or encodings: only those are read again.
+    if (change.kind === "FILTERS" || change.kind === "ENCODINGS") {
+      queue = queue.then(() => shared.refresh()).catch((error: unknown) => console.warn("shared state update failed", error));
+      return;
+    }
     if (change.kind === "RECONNECTED") void page.layout.refresh((query, variables) => live.query(query, variables));
     queue = queue
       .then(async () => {
@@ -99,6 +117,7 @@ export async function startGraphPage(sessionId: string, elements: PageElements):
       })
       .catch((error: unknown) => console.warn("live update failed", error));
   });
+  queue = queue.then(() => shared.refresh()).catch((error: unknown) => console.warn("shared state read failed", error));
   try {
     await loaded;
   } catch (error) {
@@ -121,6 +140,13 @@ class GraphPage {
   /** The Filters panel (filter-panel.ts): its layer hides filtered-out rows over the collections. */
   private readonly filterPanel: FilterPanel;
   private filterLayer: PaintLayer | undefined;
+  /** Called when the filters change (session-shared.ts shares them with the session). */
+  onFiltersChanged: ((filters: readonly ColumnFilter[]) => void) | undefined;
+
+  /** Takes the session's shared filters (another viewer's). */
+  setFilters(filters: readonly ColumnFilter[]): void {
+    this.filterPanel.setFilters(filters);
+  }
   private collectionLayers: PaintLayer[] = [];
   private selection: Selection;
   private hovered: number | undefined;
@@ -200,6 +226,7 @@ class GraphPage {
         this.filterLayer = layer;
         this.paintCollections(this.collectionLayers);
       },
+      changed: (filters) => this.onFiltersChanged?.(filters),
     });
     // Always listening: another viewer may start or resume a layout at any time.
     this.layout = createServerLayout(sessionId, elements.layout, {

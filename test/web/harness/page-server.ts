@@ -23,10 +23,12 @@ enum SessionLayoutState { RUNNING PAUSED DONE STOPPED FAILED }
 enum SessionLayoutAction { START PAUSE RESUME SET_PARAMS STOP }
 type SessionLayout { state: SessionLayoutState! library: String! algorithm: String! params: JSON! iteration: Int! maxIter: Int!
   nodeCount: Int! error: String updatedAt: String! }
-type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! layoutJob: SessionLayout }
+type VizSession { id: ID! revision: Revision! isOwner: Boolean! dataset: Dataset! collections: [Collection!]! layoutJob: SessionLayout
+  filters: JSON encodings: JSON }
 type SessionChange { kind: String! revision: Revision collections: [Collection!] }
 type Query { vizSession(id: ID!): VizSession }
-type Mutation { controlSessionLayout(sessionId: ID!, action: SessionLayoutAction!, layout: JSON): SessionLayout! }
+type Mutation { controlSessionLayout(sessionId: ID!, action: SessionLayoutAction!, layout: JSON): SessionLayout!
+  setSessionFilters(sessionId: ID!, filters: JSON!): VizSession! setSessionEncodings(sessionId: ID!, encodings: JSON!): VizSession! }
 type Subscription { vizSessionChanged(id: ID!): SessionChange! }
 `;
 
