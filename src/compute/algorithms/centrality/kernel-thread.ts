@@ -35,13 +35,20 @@ try {
 }
 for (;;) {
   Atomics.wait(flag, 0, 0);
-  if (Atomics.load(flag, 0) === 3) break;
+  const turn = Atomics.load(flag, 0);
+  if (turn === 3) break;
+  // Our last answer is not taken yet: wait until the pool takes it (0) or closes (3).
+  if (turn === 2) {
+    Atomics.wait(flag, 0, 2, 1000);
+    continue;
+  }
   // The flag can run ahead of the message it announces: wait for the message itself.
   let received = receiveMessageOnPort(port);
-  while (!received) {
+  while (!received && Atomics.load(flag, 0) !== 3) {
     Atomics.wait(nap, 0, 0, 0.2);
     received = receiveMessageOnPort(port);
   }
+  if (!received) break;
   const part = received.message as Record<string, unknown>;
   try {
     if (typeof kernel !== "function")

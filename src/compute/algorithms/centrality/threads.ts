@@ -78,8 +78,10 @@ export function kernelPool<A extends object, R>(module: URL, name: string, base:
         const member = members[i - 1] as Member;
         posted[i] = !member.dead;
         if (member.dead) continue;
-        member.port.postMessage(parts[i]);
+        // The turn first, then the message: a thread still waiting for a message from its last turn may take this one
+        // at once, and its answer (2) must not be overwritten by this store.
         Atomics.store(member.flag, 0, 1);
+        member.port.postMessage(parts[i]);
         Atomics.notify(member.flag, 0);
       }
       const results: R[] = [local({ ...base, ...parts[0] } as A)];
@@ -99,6 +101,7 @@ export function kernelPool<A extends object, R>(module: URL, name: string, base:
           continue;
         }
         Atomics.store(member.flag, 0, 0);
+        Atomics.notify(member.flag, 0);
         // The flag can run ahead of the answer it announces: wait for the answer itself (a few milliseconds).
         let received = receiveMessageOnPort(member.port);
         for (let tries = 0; !received && tries < 50_000; tries++) {
