@@ -9,23 +9,13 @@ import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import { inspectorFields } from "../../web/src/field-visibility.ts";
 import { formatValue } from "../../web/src/node-text.ts";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
-import { type GraphFixture, smallGraphFixture } from "./harness/graph-fixture.ts";
+import { smallGraphFixture, withLayout } from "./harness/graph-fixture.ts";
 import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
 import { type PageServer, startPageServer } from "./harness/page-server.ts";
 
 const available = chromiumAvailable();
 const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "hover cards in Chromium" : `hover cards in Chromium (skipped: no Chromium at ${CHROMIUM})`;
-
-function withLayout(fixture: GraphFixture): GraphFixture {
-  const n = fixture.nodes.numRows;
-  const layout = new Float32Array(n * 2);
-  for (let i = 0; i < n; i++) {
-    layout[i * 2] = 2048 + 800 * Math.cos((i / n) * Math.PI * 2);
-    layout[i * 2 + 1] = 2048 + 800 * Math.sin((i / n) * Math.PI * 2);
-  }
-  return { ...fixture, layout };
-}
 
 describe.skipIf(!available)(title, () => {
   let dist = "";

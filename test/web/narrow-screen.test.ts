@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
-import { type GraphFixture, smallGraphFixture } from "./harness/graph-fixture.ts";
+import { smallGraphFixture, withLayout } from "./harness/graph-fixture.ts";
 import { buildPage, REPO_ROOT } from "./harness/page-build.ts";
 import { type PageServer, startPageServer } from "./harness/page-server.ts";
 
@@ -15,16 +15,6 @@ const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 const title = available ? "graph.html on a small screen" : `graph.html on a small screen (skipped: no Chromium at ${CHROMIUM})`;
 const WIDTH = 375;
 const HEIGHT = 667;
-
-function withLayout(fixture: GraphFixture): GraphFixture {
-  const n = fixture.nodes.numRows;
-  const layout = new Float32Array(n * 2);
-  for (let i = 0; i < n; i++) {
-    layout[i * 2] = 2048 + 800 * Math.cos((i / n) * Math.PI * 2);
-    layout[i * 2 + 1] = 2048 + 800 * Math.sin((i / n) * Math.PI * 2);
-  }
-  return { ...fixture, layout };
-}
 
 type Box = { name: string; x: number; y: number; width: number; height: number };
 

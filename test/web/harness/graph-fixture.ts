@@ -215,3 +215,14 @@ export function rowObject(table: Table, index: number): Record<string, unknown> 
   }
   return out;
 }
+
+/** The fixture with a stored layout: its nodes evenly on a ring in the middle of the page's space. */
+export function withLayout(fixture: GraphFixture): GraphFixture {
+  const n = fixture.nodes.numRows;
+  const layout = new Float32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    layout[i * 2] = 2048 + 800 * Math.cos((i / n) * Math.PI * 2);
+    layout[i * 2 + 1] = 2048 + 800 * Math.sin((i / n) * Math.PI * 2);
+  }
+  return { ...fixture, layout };
+}
