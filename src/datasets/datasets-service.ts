@@ -412,6 +412,7 @@ export function createDatasetService(deps: {
             scratch,
             limits: deps.decompress,
             csvChunkBytes: deps.csvChunkBytes,
+            owner: viewer.userId,
           },
           stages,
         );

@@ -123,6 +123,7 @@ export function createFileService(options: FileServiceOptions) {
     bytes: number,
     erase: boolean,
     timings: ParseTimings = {},
+    owner?: number,
   ): Promise<FileRecord> {
     const scratch = await blobs.scratch();
     const tablesDir = blobs.pathOf("files", file.id, version, "tables");
@@ -140,6 +141,7 @@ export function createFileService(options: FileServiceOptions) {
           scratch,
           limits: options.decompress,
           csvChunkBytes: options.csvChunkBytes,
+          owner,
         },
         timings,
       );
@@ -193,7 +195,7 @@ export function createFileService(options: FileServiceOptions) {
       });
     const received = performance.now();
     const timings: ParseTimings = { lookupMs: started - looked, receiveMs: received - started };
-    const result = await parseVersion(file, version, bytes, erase, timings);
+    const result = await parseVersion(file, version, bytes, erase, timings, viewer.userId);
     timings.afterReceiveMs = performance.now() - received;
     options.onTimings?.({
       file_id: id,
@@ -226,7 +228,7 @@ export function createFileService(options: FileServiceOptions) {
     if (!updated.dataVersion || !(await blobs.exists(["files", id, updated.dataVersion, "raw"]))) return toFileRecord(updated);
     const bytes = updated.bytesCount === null ? 0 : Number(updated.bytesCount);
     await blobs.remove(["files", id, updated.dataVersion, "tables"]);
-    return parseVersion(updated, updated.dataVersion, bytes, false);
+    return parseVersion(updated, updated.dataVersion, bytes, false, {}, viewer.userId);
   }
 
   async function remove(viewer: Viewer, id: string): Promise<boolean> {

@@ -38,6 +38,8 @@ export type ParseRequest = {
    * (csv-chunks.ts), so memory stays bounded; 0 reads every CSV whole.
    */
   csvChunkBytes?: number | undefined;
+  /** Who asked (a user id): the parser pool (parse-pool.ts) takes turns between owners. */
+  owner?: number | string | undefined;
 };
 
 /** Milliseconds spent in each stage of one parse (logged at debug level). */
