@@ -29,6 +29,10 @@ export type Config = Readonly<{
   parseTimeoutSeconds: number;
   maxCompressionRatio: number;
   publicUrl: string | undefined;
+  /** CORS_ORIGINS: other origins whose pages may call the API with credentials; the service's own always may. */
+  corsOrigins: readonly string[];
+  /** FRAME_ANCESTORS: the CSP frame-ancestors sources of the HTML pages (who may embed graph.html). */
+  frameAncestors: string;
   trustProxy: boolean;
   logLevel: LogLevel;
   adminUsername: string | undefined;
@@ -129,6 +133,36 @@ function sesameTokenName(env: Env): string {
   return value;
 }
 
+/** CORS_ORIGINS: a comma list of origins (`https://host[:port]`), each as a browser sends it in `Origin`. */
+function corsOrigins(env: Env): readonly string[] {
+  const listed = (env.CORS_ORIGINS ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+  return Object.freeze(
+    listed.map((item) => {
+      let url: URL;
+      try {
+        url = new URL(item);
+      } catch {
+        throw new ConfigError(`CORS_ORIGINS: "${item}" is not an origin such as https://app.example.com`);
+      }
+      if (!/^https?:$/.test(url.protocol) || url.origin !== item.replace(/\/+$/, "")) {
+        throw new ConfigError(`CORS_ORIGINS: "${item}" is not an origin such as https://app.example.com (no path)`);
+      }
+      return url.origin;
+    }),
+  );
+}
+
+/** FRAME_ANCESTORS: CSP sources (`'self'`, `'none'`, origins) separated by spaces; `'self'` by default. */
+function frameAncestors(env: Env): string {
+  const value = (env.FRAME_ANCESTORS ?? "'self'").trim() || "'self'";
+  if (/[;,\r\n]/.test(value))
+    throw new ConfigError("FRAME_ANCESTORS: space-separated CSP sources, such as 'self' https://wiki.example.com");
+  return value;
+}
+
 /**
  * Reads the process environment over the `.env` file (or a given map, for tests, which reads no file) into a
  * Config. The server and the CLI both start from this default, so they agree on the database and the rest.
@@ -160,6 +194,8 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
     parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
     publicUrl,
+    corsOrigins: corsOrigins(env),
+    frameAncestors: frameAncestors(env),
     trustProxy: bool(env, "TRUST_PROXY", false),
     logLevel,
     adminUsername: nonEmpty(env, "ADMIN_USERNAME"),
