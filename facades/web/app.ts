@@ -1,5 +1,6 @@
 // Browser routes: sign-in and sign-out with an HTTP-only cookie, and graph.html's open-or-join-a-session redirect.
 import { Hono } from "hono";
+import { safeNext } from "../../src/http/safe-next.ts";
 import type { Execute } from "../execute.ts";
 import { addAccountRoutes } from "./account-routes.ts";
 import { asJson } from "./json-request.ts";
@@ -24,11 +25,6 @@ export type WebFacadeOptions = {
 };
 
 type Env = { Bindings: { clientAddress: string } };
-
-/** Only same-site paths may be returned to after signing in. */
-function safeNext(value: unknown): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
-}
 
 const codeOf = (result: { errors?: readonly { extensions?: Record<string, unknown> }[] }) =>
   result.errors?.[0]?.extensions?.code as string | undefined;

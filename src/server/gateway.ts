@@ -18,6 +18,7 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createServices, WEB_ROOT } from "./services.ts";
 import { createMountedHandler, createStaticHandler } from "./static.ts";
 import { createTableRoutes } from "./table-routes.ts";
+import { withWebSecurity } from "./web-security.ts";
 
 export type ServerEnv = {
   /** The peer address as the socket reports it. */
@@ -108,7 +109,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     return forwarded || env.clientAddress;
   }
 
-  async function fetch(request: Request, env: ServerEnv = { clientAddress: "unknown" }): Promise<Response> {
+  async function route(request: Request, env: ServerEnv): Promise<Response> {
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
     if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
@@ -123,6 +124,13 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     if (pathname.startsWith(GRAPHIQL_ASSETS)) return (await serveGraphiql(request)) ?? rest.fetch(request, { clientAddress });
     return (await serveStatic(request)) ?? rest.fetch(request, { clientAddress, requestBody: env.requestBody });
   }
+
+  const secured = withWebSecurity(route, {
+    corsOrigins: config.corsOrigins,
+    publicUrl: config.publicUrl,
+    frameAncestors: config.frameAncestors,
+  });
+  const fetch = (request: Request, env: ServerEnv = { clientAddress: "unknown" }): Promise<Response> => secured(request, env);
 
   async function close(): Promise<void> {
     await (await mcpFacade)?.close();

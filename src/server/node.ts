@@ -8,6 +8,17 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { createGateway } from "./gateway.ts";
 import { graphqlWsOptions } from "./graphql-ws.ts";
 import { createLayoutStream } from "./layout-stream.ts";
+import { upgradeAllowed } from "./web-security.ts";
+
+/** The upgrade request's headers as fetch Headers. */
+function headersOf(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
 
 function peer(socket: Socket | undefined): string {
   return socket?.remoteAddress ?? "unknown";
@@ -39,6 +50,11 @@ export async function startNodeServer(config: Config = loadConfig()) {
   // Live layout frames: /graph/data/<session>/layout/stream.
   const layoutStream = createLayoutStream(gateway.services, { clientAddress: (request) => peer(request.socket) });
   server.on("upgrade", (request, socket, head) => {
+    // Another site's page may not open a socket that the browser would send this site's cookie on.
+    if (!upgradeAllowed(headersOf(request), { corsOrigins: config.corsOrigins, publicUrl: config.publicUrl })) {
+      socket.end("HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
     if (layoutStream.handle(request, socket, head)) return;
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/graphql") {
       socket.destroy();

@@ -4,6 +4,7 @@ import { timingSafeEqual } from "node:crypto";
 import { sha256 } from "@oslojs/crypto/sha2";
 import { encodeHexLowerCase } from "@oslojs/encoding";
 import { AppError } from "../../errors/app-error.ts";
+import { safeNext } from "../../http/safe-next.ts";
 import type { Db } from "../../store/prisma.ts";
 import type { BrowserSessions } from "../browser-sessions.ts";
 import type { TokenClaims, TokenIssuer } from "../tokens.ts";
@@ -46,10 +47,7 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Only same-site paths may be returned to. */
-export function safeNext(value: string | undefined): string {
-  return typeof value === "string" && value.startsWith("/") && !value.startsWith("//") && !value.startsWith("/\\") ? value : "/";
-}
+export { safeNext };
 
 export type SsoService = ReturnType<typeof createSsoService>;
 
