@@ -4,6 +4,7 @@ import { createClient } from "@libsql/client";
 import pg from "pg";
 import type { Config } from "../config/config.ts";
 import type { Logger } from "../server/logger.ts";
+import { secureDataDir } from "./data-dir.ts";
 import { pending, readMigrations } from "./migrations.ts";
 
 const TABLE = `CREATE TABLE IF NOT EXISTS "_gateway_migrations" (
@@ -12,6 +13,8 @@ const TABLE = `CREATE TABLE IF NOT EXISTS "_gateway_migrations" (
 const PG_LOCK_KEY = 7_451_203_881;
 
 export async function migrate(config: Config, logger: Logger): Promise<string[]> {
+  // first of all: what the service writes under DATA_DIR is its user's alone
+  await secureDataDir(config.dataDir);
   return config.databaseProvider === "postgres" ? migratePostgres(config, logger) : migrateSqlite(config, logger);
 }
 
