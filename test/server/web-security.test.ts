@@ -21,8 +21,13 @@ describe("origins and CORS (in-process gateway)", () => {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: new URLSearchParams({ username: ADMIN.username, password: ADMIN.password, next: "/" }).toString(),
     });
-    cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const setCookie = signIn.headers.get("set-cookie") ?? "";
+    cookie = setCookie.split(";")[0] ?? "";
     expect(cookie).toMatch(/=/);
+    // HttpOnly (no script reads it), SameSite=Lax (no cross-site subrequest carries it), Secure (COOKIE_SECURE's default)
+    expect(setCookie).toMatch(/; HttpOnly/);
+    expect(setCookie).toMatch(/; SameSite=Lax/);
+    expect(setCookie).toMatch(/; Secure/);
   });
   afterAll(async () => t?.close());
 
