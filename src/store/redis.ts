@@ -1,20 +1,51 @@
-// Redis connections (commands and subscriber) when REDIS_URL is set.
-import { Redis } from "ioredis";
+// Redis connections (commands and subscriber) when REDIS_URL is set, made safe for a Redis that goes away.
+import { Redis, type RedisOptions } from "ioredis";
+import { AppError } from "../errors/app-error.ts";
+
+/** Seconds a caller is told to wait before retrying while Redis is away (Retry-After). */
+export const REDIS_RETRY_AFTER_SECONDS = 2;
+
+/** The longest one command may take before it fails: a Redis that stopped answering never holds a request longer. */
+export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/** How long a command waits for the first connection at start-up (later, while Redis is away, it fails at once). */
+const FIRST_CONNECT_WAIT_MS = 1_000;
+
+/** Reconnect attempts come every 50 ms, 100 ms, ... up to this, for as long as Redis is away. */
+const MAX_RECONNECT_DELAY_MS = 1_000;
+
+/** The UNAVAILABLE error (503, Retry-After) of something that needs Redis while Redis is away. */
+export function redisUnavailable(cause?: unknown): AppError {
+  return new AppError("UNAVAILABLE", "Redis is unavailable; retry shortly", {
+    details: { component: "redis", retryAfterSeconds: REDIS_RETRY_AFTER_SECONDS },
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
 
 export type RedisClients = {
+  /**
+   * The command connection. Its commands fail at once with UNAVAILABLE while Redis is away (after it was reached
+   * once), and within REDIS_COMMAND_TIMEOUT_MS otherwise; ioredis' own failures come back as UNAVAILABLE too.
+   */
   publish: Redis;
   subscribe: Redis;
   /** The clients as @graphql-yoga/redis-event-target uses them, made safe while Redis is away (below). */
   forEventTarget(): { publishClient: Redis; subscribeClient: Redis };
+  /** Whether both connections are up now. */
+  available(): boolean;
+  /**
+   * Calls `listener` each time the subscriber connection is back after an outage, once its channels are subscribed
+   * again: events published meanwhile were lost, so subscribers catch up then. Answers how to stop listening.
+   */
+  onRecovered(listener: () => void): () => void;
   ping(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 };
 
 /**
  * redis-event-target neither awaits nor catches its SUBSCRIBE and PUBLISH commands: with Redis unreachable each
- * would reject unhandled, which ends a Node process. Here a failed PUBLISH is dropped (subscribers on other
- * instances miss that event, as they would have anyway), and a failed SUBSCRIBE is sent again once the connection
- * is back, so the channel is not lost for good.
+ * would reject unhandled, which ends a Node process. Here a failed PUBLISH is dropped (subscribers catch up through
+ * onRecovered), and a failed SUBSCRIBE is sent again once the connection is back, so the channel is not lost for good.
  */
 function safeForEventTarget(publish: Redis, subscribe: Redis): { publishClient: Redis; subscribeClient: Redis } {
   const wanted = new Set<string>();
@@ -55,19 +86,102 @@ function safeForEventTarget(publish: Redis, subscribe: Redis): { publishClient: 
   return { publishClient, subscribeClient };
 }
 
+/** Resolves true once `client` is ready, false after `ms`. */
+function readyWithin(client: Redis, ms: number): Promise<boolean> {
+  if (client.status === "ready") return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      client.off("ready", onReady);
+      resolve(false);
+    }, ms);
+    client.once("ready", onReady);
+  });
+}
+
+/**
+ * The command connection as callers see it: each Redis command (not the connection's own methods) first checks the
+ * connection. While Redis is away after it was reached once, the command fails at once instead of waiting in
+ * ioredis' offline queue; at start-up it waits up to FIRST_CONNECT_WAIT_MS for the first connection.
+ */
+function failFast(client: Redis): Redis {
+  // QUIT closes the connection whatever its state.
+  const commands = new Set(client.getBuiltinCommands().filter((name) => name !== "quit"));
+  let reached = false;
+  client.on("ready", () => {
+    reached = true;
+  });
+  const guard = async (run: () => Promise<unknown>) => {
+    if (client.status !== "ready" && (reached || !(await readyWithin(client, FIRST_CONNECT_WAIT_MS)))) throw redisUnavailable();
+    try {
+      return await run();
+    } catch (error) {
+      // A Redis error reply (wrong type, script error) is the caller's to handle; a connection failure is an outage.
+      if (error instanceof Error && error.name === "ReplyError") throw error;
+      throw redisUnavailable(error);
+    }
+  };
+  return new Proxy(client, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (typeof value !== "function") return value;
+      if (typeof key === "string" && commands.has(key)) {
+        return (...args: unknown[]) => guard(() => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args));
+      }
+      return value.bind(target);
+    },
+  });
+}
+
 export function createRedisClients(url: string): RedisClients {
-  const options = { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
+  const options: RedisOptions = {
+    lazyConnect: false,
+    // Commands queued while a connection is re-made fail at the first failed attempt (then UNAVAILABLE).
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
+  };
   const publish = new Redis(url, options);
   const subscribe = new Redis(url, options);
-  // Errors surface through health checks and failed publishes; don't crash on reconnect noise.
+  // Errors surface through health checks, 503s and failed publishes; reconnect noise must not end the process.
   publish.on("error", () => {});
   subscribe.on("error", () => {});
   const eventTargetClients = safeForEventTarget(publish, subscribe);
+
+  const recovered = new Set<() => void>();
+  let subscriberReached = false;
+  subscribe.on("ready", () => {
+    if (!subscriberReached) {
+      subscriberReached = true;
+      return;
+    }
+    // ioredis has sent SUBSCRIBE for its channels before "ready": a PING answered after them means they stand.
+    subscribe
+      .ping()
+      .catch(() => {})
+      .then(() => {
+        for (const listener of recovered) listener();
+      });
+  });
+
   return {
-    publish,
+    publish: failFast(publish),
     subscribe,
     forEventTarget: () => eventTargetClients,
+    available: () => publish.status === "ready" && subscribe.status === "ready",
+    onRecovered(listener) {
+      recovered.add(listener);
+      return () => recovered.delete(listener);
+    },
     async ping(timeoutMs) {
+      // While reconnecting, say so at once rather than after the timeout.
+      if (publish.status !== "ready" && !(await readyWithin(publish, Math.min(timeoutMs, FIRST_CONNECT_WAIT_MS)))) {
+        throw new Error(`unreachable (connection ${publish.status})`);
+      }
       let timer: ReturnType<typeof setTimeout> | undefined;
       const timeout = new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
@@ -77,6 +191,7 @@ export function createRedisClients(url: string): RedisClients {
       } finally {
         clearTimeout(timer);
       }
+      if (subscribe.status !== "ready") throw new Error(`subscriber connection ${subscribe.status}`);
     },
     async close() {
       await Promise.allSettled([publish.quit(), subscribe.quit()]);
