@@ -83,7 +83,8 @@ export const VizSessionEventRef = builder.objectRef<VizSessionEvent & { session:
   fields: (t) => ({
     kind: t.exposeString("kind", {
       description:
-        "REVISION, LAYOUT, COLLECTIONS, LAYOUT_JOB (the live layout job changed: refetch layoutJob), FILTERS or ENCODINGS (refetch filters / encodings).",
+        "REVISION, LAYOUT, COLLECTIONS, LAYOUT_JOB (the live layout job changed: refetch layoutJob), FILTERS or ENCODINGS (refetch filters / encodings), " +
+        "RESYNC (changes may have been missed, during a Redis outage or before a resubscription with `since`: read the whole session again).",
     }),
     revision: t.field({ type: VizRevision, resolve: (e) => ({ session: e.session, number: e.revisionNumber }) }),
   }),
@@ -148,12 +149,20 @@ builder.mutationFields((t) => ({
 builder.subscriptionFields((t) => ({
   vizSessionChanged: t.field({
     type: VizSessionEventRef,
-    description: "Changes of one session, from any viewer or gateway instance. The owner's subscription also marks them present.",
-    args: { id: t.arg.id({ required: true }) },
+    description:
+      "Changes of one session, from any viewer or gateway instance. The owner's subscription also marks them present. " +
+      "Events lost to a Redis outage are made up for by one RESYNC event once Redis is back.",
+    args: {
+      id: t.arg.id({ required: true }),
+      since: t.arg.int({
+        description:
+          "The last revision number this client saw (a resubscribing client): when the session is past it, the first event is RESYNC.",
+      }),
+    },
     subscribe: async (_root, args, ctx) => {
       const viewer = await ctx.requireViewer();
       const session = await ctx.services.sessions.get(viewer, String(args.id));
-      const events = ctx.services.pubsub.subscribe("vizSession:changed", session.id);
+      const events = ctx.services.sessionChanges.subscribe(session.id, args.since ?? session.revisionNumber);
       if (session.ownerId !== viewer.userId) return events;
       return ctx.services.sessions.ownerPresence(viewer, session.id, events);
     },

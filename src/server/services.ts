@@ -26,6 +26,7 @@ import { createHealthService } from "../health/health-service.ts";
 import { createParseSandbox } from "../ingest/parse-sandbox.ts";
 import { createCollectionService } from "../sessions/collections.ts";
 import { createSessionLayouts } from "../sessions/layout-jobs.ts";
+import { createSessionChanges } from "../sessions/session-changes.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { createBlobStore } from "../store/blobs.ts";
 import { createMcpSessionDirectory } from "../store/mcp-session-directory.ts";
@@ -96,6 +97,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
   });
   const datasetRows = createDatasetRows(db);
   const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows });
+  const sessionChanges = createSessionChanges({ db, pubsub, redis });
   const forcedLogout = createForcedLogout({
     db,
     authenticator,
@@ -186,6 +188,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     files,
     datasets,
     sessions,
+    sessionChanges,
     gfql,
     collections,
     layouts,
