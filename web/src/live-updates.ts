@@ -5,7 +5,8 @@ import { COLLECTION_FIELDS, type CollectionInfo } from "./collections-query.ts";
 import { RequestError } from "./request-error.ts";
 
 /**
- * One live event: REVISION, LAYOUT, LAYOUT_JOB or COLLECTIONS, with the session's revision after it (RECONNECTED: none), and the
+ * One live event: REVISION, LAYOUT, LAYOUT_JOB, COLLECTIONS, FILTERS or ENCODINGS, with the session's revision after it
+ * (RECONNECTED, and the catch-up after a reconnection or a server's RESYNC: none), and the
  * session's collections as they stand after it (absent when the server could not list them).
  */
 export type SessionChange = { kind: string; revision: { id: string; number: number } | null; collections?: CollectionInfo[] | null };
@@ -40,18 +41,24 @@ export function subscribeToSession(sessionId: string, onChange: (change: Session
     on: {
       // Events sent while the socket was down are lost: after a reconnection, catch up on everything.
       connected: (_socket, _payload, wasRetry) => {
-        if (!wasRetry) return;
-        onChange({ kind: "COLLECTIONS", revision: null });
-        onChange({ kind: "RECONNECTED", revision: null });
+        if (wasRetry) catchUp();
       },
     },
   });
+  /** Reads everything again: the collections, the shared filters and encodings, the session and its layout job. */
+  function catchUp(): void {
+    onChange({ kind: "COLLECTIONS", revision: null });
+    onChange({ kind: "FILTERS", revision: null });
+    onChange({ kind: "RECONNECTED", revision: null });
+  }
   const stop = client.subscribe<{ vizSessionChanged: SessionChange }>(
     { query: CHANGED_SUBSCRIPTION, variables: { id: sessionId } },
     {
       next: (message) => {
         const change = message.data?.vizSessionChanged;
-        if (change) onChange(change);
+        // The server says changes were missed (its Redis was away): as after a reconnection.
+        if (change?.kind === "RESYNC") catchUp();
+        else if (change) onChange(change);
       },
       error: (error) => console.warn("live updates stopped", error),
       complete: () => {},
