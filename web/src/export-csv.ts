@@ -1,9 +1,11 @@
-// "Export CSV": the selected node with its edges (or the selected edge with its ends), else every node and edge drawn,
-// with the fields the inspector lists (the dataset's field filters), read through the session's data routes.
+// "Export CSV": the selected node with its edges (or the selected edge with its ends), else every node and edge drawn
+// that the Filters panel's filters keep, with the fields the inspector lists (the dataset's field filters), read
+// through the session's data routes. The tables (filter-table.ts, selection-table.ts) export their rows the same way.
 import { DataType, type Table } from "apache-arrow";
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
-import type { DataRoutes } from "./data-routes.ts";
+import type { Axis, DataRoutes } from "./data-routes.ts";
 import { inspectorFields } from "./field-visibility.ts";
+import type { Hidden } from "./filter-state.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { VizSession } from "./session-query.ts";
 
@@ -16,6 +18,8 @@ export type CsvSource = {
   session: VizSession;
   model: GraphModel;
   selection: CsvSelection;
+  /** What the filters hide (undefined: nothing), left out when nothing is selected. */
+  hidden?: Hidden | undefined;
 };
 
 /** The drawn links (cosmos.gl link indices) that touch a node. */
@@ -25,7 +29,10 @@ export function linksOf(links: Float32Array, node: number): number[] {
   return out;
 }
 
-/** The rows to export: what is selected, else the whole graph as drawn (edges whose ends are no node are not drawn). */
+/**
+ * The rows to export: what is selected, else the graph as drawn (edges whose ends are no node are not drawn) less what
+ * the filters hide.
+ */
 export async function exportRows(source: CsvSource): Promise<CsvRow[]> {
   const { routes, model, selection } = source;
   const edgeRow = (link: number) => model.topology.linkRows?.[link] ?? link;
@@ -46,20 +53,45 @@ export async function exportRows(source: CsvSource): Promise<CsvRow[]> {
     ]);
     return [...rows("node", nodes), ...rows("edge", edge ? [edge] : [])];
   }
-  const tables = source.session.dataset.tables;
-  const nodeNames = Object.keys(tables.nodes?.dtypes ?? {});
-  const edgeNames = model.edgeColumns ? Object.keys(tables.edges?.dtypes ?? {}) : [];
-  const [nodes, edges] = await Promise.all([
-    nodeNames.length ? routes.columns("nodes", nodeNames) : undefined,
-    edgeNames.length ? routes.columns("edges", edgeNames) : undefined,
-  ]);
-  const out: CsvRow[] = [];
-  const nodeRow = nodes && tableRows(nodes);
-  for (let i = 0; i < (nodes?.numRows ?? 0); i++) out.push({ kind: "node", fields: nodeRow?.(i) ?? {} });
-  const drawn = model.topology.links.length / 2;
-  const edgeFields = edges && tableRows(edges);
-  for (let link = 0; link < drawn && edgeFields; link++) out.push({ kind: "edge", fields: edgeFields(edgeRow(link)) });
+  const hidden = source.hidden;
+  const nodeCount = model.topology.nodeCount;
+  const nodes: number[] = [];
+  for (let row = 0; row < nodeCount; row++) if (!hidden?.nodes[row]) nodes.push(row);
+  const links: number[] = [];
+  for (let link = 0; link < model.topology.links.length / 2; link++) if (!hidden?.edges[link]) links.push(link);
+  const [nodeRows, edgeRows] = await Promise.all([axisRows(source, "nodes", nodes), axisRows(source, "edges", links)]);
+  return [...nodeRows, ...edgeRows];
+}
+
+/**
+ * Rows of one table in the given order, every column read in one request: node rows by node-table row, edges by drawn
+ * link (cosmos.gl link index, mapped to its edge-table row).
+ */
+export async function axisRows(
+  source: Pick<CsvSource, "routes" | "session" | "model">,
+  axis: Axis,
+  order: ArrayLike<number>,
+): Promise<CsvRow[]> {
+  const { model, routes } = source;
+  if (order.length === 0) return [];
+  const names = axis === "edges" && !model.edgeColumns ? [] : Object.keys(source.session.dataset.tables[axis]?.dtypes ?? {});
+  if (names.length === 0) return [];
+  const fields = tableRows(await routes.columns(axis, names));
+  const kind = axis === "nodes" ? "node" : "edge";
+  const rows = model.topology.linkRows;
+  const out = new Array<CsvRow>(order.length);
+  for (let k = 0; k < order.length; k++) {
+    const index = order[k] ?? 0;
+    out[k] = { kind, fields: fields(axis === "nodes" ? index : (rows?.[index] ?? index)) };
+  }
   return out;
+}
+
+/** The CSV text of rows, columns in the tables' order (node columns first). */
+export function csvOf(rows: readonly CsvRow[], session: VizSession): string {
+  const tables = session.dataset.tables;
+  const order = [...Object.keys(tables.nodes?.dtypes ?? {}), ...Object.keys(tables.edges?.dtypes ?? {})];
+  return toCsv(rows, session.dataset.fieldFilters, order);
 }
 
 /** Row i of an Arrow table as plain values, times as ISO 8601 text (as the row route answers them; Arrow gives ms). */

@@ -1,7 +1,7 @@
 // The toolbar's share and export buttons: copy the session's link, download the view as graph.png, and the selection
-// (or the whole graph) as graph.csv. Each says what it did, or why it failed, in #export-message.
+// (or the graph, less what the filters hide) as graph.csv. Each says what it did, or why it failed, in #export-message.
 import type { CsvSource } from "./export-csv.ts";
-import { exportRows, toCsv } from "./export-csv.ts";
+import { csvOf, exportRows } from "./export-csv.ts";
 import { renderViewPng } from "./export-png.ts";
 
 export type ExportContext = {
@@ -76,13 +76,14 @@ export function createExportTools(elements: ExportElements, context: ExportConte
   run(elements.csv, "Export CSV", async () => {
     const source = context.csvSource();
     if (!source) throw new Error("the graph is not loaded yet");
-    say(source.selection ? "Preparing graph.csv…" : "Preparing graph.csv: reading every node and edge…");
+    const filtered = !source.selection && !!source.hidden && source.hidden.nodeCount + source.hidden.edgeCount > 0;
+    say(
+      source.selection ? "Preparing graph.csv…" : `Preparing graph.csv: reading every node and edge${filtered ? " the filters keep" : ""}…`,
+    );
     const rows = await exportRows(source);
-    const tables = source.session.dataset.tables;
-    const order = [...Object.keys(tables.nodes?.dtypes ?? {}), ...Object.keys(tables.edges?.dtypes ?? {})];
-    download(new Blob([toCsv(rows, source.session.dataset.fieldFilters, order)], { type: "text/csv;charset=utf-8" }), "graph.csv");
+    downloadCsv(csvOf(rows, source.session), "graph.csv");
     const nodes = rows.filter((row) => row.kind === "node").length;
-    const what = source.selection ? "the selection" : "the graph";
+    const what = source.selection ? "the selection" : filtered ? "the filtered graph" : "the graph";
     return `Saved graph.csv: ${what}, ${nodes.toLocaleString("en-US")} nodes and ${(rows.length - nodes).toLocaleString("en-US")} edges.`;
   });
 }
@@ -114,6 +115,11 @@ async function copyText(text: string): Promise<void> {
   field.remove();
   focused?.focus();
   if (!copied) throw new Error(`${reason}; copy the link by hand: ${text}`);
+}
+
+/** Downloads CSV text as a file. */
+export function downloadCsv(text: string, name: string): void {
+  download(new Blob([text], { type: "text/csv;charset=utf-8" }), name);
 }
 
 function download(blob: Blob, name: string): void {

@@ -6,7 +6,7 @@ import "./filter-panel.css";
 import type { PaintLayer } from "./collections-paint.ts";
 import type { Axis, DataRoutes } from "./data-routes.ts";
 import { type FilterColumn, filterColumns } from "./filter-columns.ts";
-import { binInRange, binRange, type ColumnFilter, hiddenBy, hiddenLayer } from "./filter-state.ts";
+import { binInRange, binRange, type ColumnFilter, type Hidden, hiddenBy, hiddenLayer } from "./filter-state.ts";
 import type { GraphModel } from "./graph-model.ts";
 import { type Histogram, histogramOf, type NumericHistogram, type TextHistogram } from "./histogram.ts";
 import type { VizSession } from "./session-query.ts";
@@ -26,6 +26,16 @@ export type FilterPanel = {
   reset(): void;
   readonly filters: readonly ColumnFilter[];
   setFilters(filters: readonly ColumnFilter[]): void;
+  /** Sets (or, with undefined, clears) one column's filter: the timebar's window goes through here. */
+  setFilter(axis: Axis, column: string, filter: ColumnFilter | undefined): void;
+  /** One column's histogram for the graph shown, read once (with the panel's, in the same cache). */
+  histogram(axis: Axis, column: string): Promise<Histogram | undefined>;
+  /** Every listed column's histogram, as the panel reads them when it opens. */
+  loadAll(): Promise<void>;
+  /** What the filters hide now (undefined before the graph is there). */
+  hidden(): Hidden | undefined;
+  /** Called after every change of the filters (applied to the graph), whoever made it. */
+  onUpdate(listener: (filters: readonly ColumnFilter[]) => void): void;
 };
 
 export function createFilterPanel(host: FilterPanelHost): FilterPanel {
@@ -64,10 +74,30 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
 
   let filters: ColumnFilter[] = [];
   const histograms = new Map<string, Histogram>();
+  /** The graph the histograms were read from (a new graph empties the cache). */
+  let cachedFor: GraphModel | undefined;
   let loadedFor: GraphModel | undefined;
   let loading: Promise<void> | undefined;
+  let hidden: Hidden | undefined;
+  const listeners: ((filters: readonly ColumnFilter[]) => void)[] = [];
 
   const keyOf = (axis: Axis, column: string) => `${axis}/${column}`;
+
+  /** Reads the named columns not cached yet for this graph, in one request. */
+  const fetchColumns = async (model: GraphModel, axis: Axis, names: readonly string[]): Promise<void> => {
+    if (cachedFor !== model) {
+      histograms.clear();
+      cachedFor = model;
+    }
+    const missing = names.filter((name) => !histograms.has(keyOf(axis, name)));
+    if (missing.length === 0) return;
+    const table = await host.routes.columns(axis, missing);
+    if (cachedFor !== model) return;
+    for (const name of missing) {
+      const vector = table.getChild(name);
+      if (vector) histograms.set(keyOf(axis, name), histogramOf(vector));
+    }
+  };
 
   const load = async (): Promise<void> => {
     const model = host.model();
@@ -75,17 +105,12 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
     if (loadedFor === model) return;
     const session = host.session();
     const columns = filterColumns(session, model);
-    histograms.clear();
     list.replaceChildren(note("Loading columns…"));
     for (const axis of ["nodes", "edges"] as const) {
       const names = columns.filter((column) => column.axis === axis).map((column) => column.name);
-      if (names.length === 0) continue;
-      const table = await host.routes.columns(axis, names);
-      for (const name of names) {
-        const vector = table.getChild(name);
-        if (vector) histograms.set(keyOf(axis, name), histogramOf(vector));
-      }
+      if (names.length > 0) await fetchColumns(model, axis, names);
     }
+    if (host.model() !== model) return;
     loadedFor = model;
     render(columns);
     update();
@@ -255,7 +280,7 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
     root.dataset.filters = String(filters.length);
     host.changed?.(filters);
     if (!model) return;
-    const hidden = hiddenBy(filters, histograms, model.topology);
+    hidden = hiddenBy(filters, cachedFor === model ? histograms : new Map(), model.topology);
     root.dataset.filterHiddenNodes = String(hidden.nodeCount);
     root.dataset.filterHiddenEdges = String(hidden.edgeCount);
     host.apply(hiddenLayer(hidden, model.topology));
@@ -282,6 +307,7 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
       if (min && document.activeElement !== min) min.value = range ? inputValue(histogram, range.min) : "";
       if (max && document.activeElement !== max) max.value = range ? inputValue(histogram, range.max) : "";
     }
+    for (const listener of listeners) listener(filters);
   };
 
   toggle.addEventListener("click", () => {
@@ -297,6 +323,7 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
   return {
     reset() {
       loadedFor = undefined;
+      hidden = undefined;
       if (!panel.hidden || filters.length > 0) void ensureLoaded();
     },
     get filters() {
@@ -305,6 +332,18 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
     setFilters(next) {
       filters = [...next];
       void ensureLoaded().then(update);
+    },
+    setFilter,
+    async histogram(axis, column) {
+      const model = host.model();
+      if (!model) return undefined;
+      await fetchColumns(model, axis, [column]);
+      return cachedFor === model ? histograms.get(keyOf(axis, column)) : undefined;
+    },
+    loadAll: () => ensureLoaded(),
+    hidden: () => hidden,
+    onUpdate(listener) {
+      listeners.push(listener);
     },
   };
 }

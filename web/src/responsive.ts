@@ -12,9 +12,11 @@ const DRAWERS: readonly { id: string; label: string }[] = [
   { id: "selection-table", label: "Table" },
   { id: "filter-panel", label: "Filters" },
   { id: "encodings-panel", label: "Encodings" },
+  { id: "filter-table", label: "Rows" },
+  { id: "timebar", label: "Time" },
 ];
 /** Drawers that open themselves when they appear (each on the viewer's own action: a selection, a toolbar button). */
-const OPEN_ON_SHOW = new Set(["inspector", "selection-table", "filter-panel", "encodings-panel"]);
+const OPEN_ON_SHOW = new Set(["inspector", "selection-table", "filter-panel", "encodings-panel", "filter-table"]);
 
 export const NARROW_QUERY = "(max-width: 600px)";
 

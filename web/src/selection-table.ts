@@ -1,8 +1,11 @@
 // The selection table: the selected node and its neighbours (the first 50) as a table, one row per node and one column
 // per field the field filters let the inspector show for some of them; clicking a header sorts by that column (again:
 // the other way). Opened by the toolbar's Table button; rows come from the row route, only while the table is open.
+// Its CSV button downloads the rows as listed (in the table's order) as selection.csv.
 import type { FieldFilter } from "../../src/datasets/encodings/types.ts";
 import type { DataRoutes } from "./data-routes.ts";
+import { toCsv } from "./export-csv.ts";
+import { downloadCsv } from "./export-tools.ts";
 import { inspectorFields } from "./field-visibility.ts";
 import { formatValue } from "./node-text.ts";
 import "./selection-table.css";
@@ -59,11 +62,21 @@ export function createSelectionTable(
   head.className = "selection-table-head";
   const caption = doc.createElement("span");
   caption.className = "selection-table-caption";
+  const exportButton = doc.createElement("button");
+  exportButton.type = "button";
+  exportButton.className = "button";
+  exportButton.id = "selection-table-csv";
+  exportButton.textContent = "CSV";
+  exportButton.title = "Download the rows listed, in this order, as selection.csv";
+  exportButton.disabled = true;
   const close = doc.createElement("button");
   close.type = "button";
   close.className = "button";
   close.textContent = "Close";
-  head.append(caption, close);
+  const actions = doc.createElement("span");
+  actions.className = "selection-table-actions";
+  actions.append(exportButton, close);
+  head.append(caption, actions);
   const scroller = doc.createElement("div");
   scroller.className = "selection-table-scroll";
   const table = doc.createElement("table");
@@ -73,6 +86,8 @@ export function createSelectionTable(
 
   let selection: { index: number; neighbours: readonly number[] } | undefined;
   let rows: Row[] = [];
+  /** The rows in the order shown. */
+  let listedRows: Row[] = [];
   let sort: { column: string; ascending: boolean } | undefined;
   let ticket = 0;
 
@@ -83,6 +98,11 @@ export function createSelectionTable(
   };
   button.addEventListener("click", () => setOpen(Boolean(panel.hidden)));
   close.addEventListener("click", () => setOpen(false));
+  exportButton.addEventListener("click", () => {
+    if (listedRows.length === 0) return;
+    const csvRows = listedRows.map((row) => ({ kind: "node" as const, fields: row.values }));
+    downloadCsv(toCsv(csvRows, context().filters), "selection.csv");
+  });
 
   const render = () => {
     const columns = ["label"];
@@ -93,6 +113,8 @@ export function createSelectionTable(
       return { row, cells: out };
     });
     const ordered = sort ? sortRows(cells, sort.column, sort.ascending) : cells;
+    listedRows = ordered.map(({ row }) => row);
+    exportButton.disabled = listedRows.length === 0;
     const headRow = doc.createElement("tr");
     for (const column of columns) {
       const th = doc.createElement("th");
@@ -130,6 +152,8 @@ export function createSelectionTable(
     const mine = ++ticket;
     if (!selection) {
       rows = [];
+      listedRows = [];
+      exportButton.disabled = true;
       caption.textContent = "Select a node to list it with its neighbours.";
       table.replaceChildren();
       return;

@@ -41,7 +41,9 @@ export function dtypesOf(table: Table): Record<string, string> {
           ? "float64"
           : /^Dictionary/.test(type)
             ? "category"
-            : "object";
+            : /^Timestamp/.test(type)
+              ? "datetime64[ms]"
+              : "object";
   }
   return out;
 }
