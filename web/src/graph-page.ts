@@ -9,6 +9,7 @@ import { drawGraphNow } from "./export-png.ts";
 import { attachExportTools } from "./export-tools.ts";
 import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
 import type { ColumnFilter } from "./filter-state.ts";
+import { createFilterTable, type FilterTable } from "./filter-table.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
 import { createGraphView, type GraphView } from "./graph-view.ts";
 import { createHoverCard, type HoverCard } from "./hover-card.ts";
@@ -31,6 +32,7 @@ import { createServerLayout, type ServerLayout } from "./server-layout.ts";
 import { fetchSession, type VizSession } from "./session-query.ts";
 import { createSharedState } from "./session-shared.ts";
 import { fitIntoSpace } from "./space-fit.ts";
+import { createTimebar, type Timebar } from "./timebar.ts";
 
 export type PageElements = {
   graph: HTMLDivElement;
@@ -140,6 +142,9 @@ class GraphPage {
   /** The Filters panel (filter-panel.ts): its layer hides filtered-out rows over the collections. */
   private readonly filterPanel: FilterPanel;
   private filterLayer: PaintLayer | undefined;
+  /** The timebar and the filter table: views of the Filters panel's state. */
+  private readonly timebar: Timebar;
+  private readonly filterTable: FilterTable;
   /** Called when the filters change (session-shared.ts shares them with the session). */
   onFiltersChanged: ((filters: readonly ColumnFilter[]) => void) | undefined;
 
@@ -216,6 +221,7 @@ class GraphPage {
           session: this.session,
           model: this.model,
           selection: this.selection,
+          hidden: this.filterPanel.hidden(),
         },
     });
     this.filterPanel = createFilterPanel({
@@ -228,6 +234,9 @@ class GraphPage {
       },
       changed: (filters) => this.onFiltersChanged?.(filters),
     });
+    const views = { panel: this.filterPanel, session: () => this.session, model: () => this.model };
+    this.timebar = createTimebar(views);
+    this.filterTable = createFilterTable({ ...views, routes, selectNode: (index) => this.selectNode(index, true) });
     // Always listening: another viewer may start or resume a layout at any time.
     this.layout = createServerLayout(sessionId, elements.layout, {
       drawFrame: (frame) => this.drawFrame(frame),
@@ -299,6 +308,8 @@ class GraphPage {
   private async show(model: GraphModel, saved: Float32Array | undefined): Promise<void> {
     this.model = model;
     this.filterPanel.reset();
+    this.timebar.reset();
+    this.filterTable.reset();
     if (model.topology.nodeCount === 0) {
       this.status.fail("This graph has no nodes to draw.");
       return;
