@@ -3,6 +3,7 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isDatabaseUnavailable } from "../../src/errors/unavailable.ts";
 import type { McpSessionDirectory, McpSessionStart } from "../../src/mcp/session-directory.ts";
 import type { Execute } from "../execute.ts";
 import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure } from "./json-rpc.ts";
@@ -307,6 +308,7 @@ export function createMcpFacade(options: McpFacadeOptions) {
       );
     } catch (error) {
       if (error instanceof McpFailure) return failureResponse(error);
+      if (isDatabaseUnavailable(error)) return failureResponse(new McpFailure("UNAVAILABLE", "The database is unavailable; retry shortly"));
       options.onUnexpected(error);
       return failureResponse(new McpFailure("INTERNAL", "Internal error"));
     }

@@ -1,4 +1,5 @@
 // The tool endpoint's transport and authorization failures (spec 7): HTTP status and JSON-RPC code, side by side.
+import { DATABASE_RETRY_AFTER_SECONDS } from "../../src/errors/unavailable.ts";
 
 export const MCP_FAILURES = {
   PARSE_ERROR: { status: 400, code: -32700 },
@@ -37,6 +38,7 @@ export function failureResponse(failure: McpFailure, id: JsonRpcId = null): Resp
   const { status, code } = MCP_FAILURES[failure.kind];
   const headers = new Headers({ "content-type": "application/json" });
   if (failure.kind === "UNAUTHENTICATED") headers.set("www-authenticate", WWW_AUTHENTICATE);
+  if (failure.kind === "UNAVAILABLE") headers.set("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
   const body = { jsonrpc: "2.0", id, error: { code, message: failure.message } };
   return new Response(JSON.stringify(body), { status, headers });
 }

@@ -1,5 +1,6 @@
 // Builds the REST facade from the route table: read body, run the operation, shape the answer.
 import { Hono } from "hono";
+import { asDatabaseUnavailable } from "../../src/errors/unavailable.ts";
 import type { Execute } from "../execute.ts";
 import { readObjectBody } from "./body.ts";
 import { errorResponse, fromGraphQLErrors, RestError } from "./errors.ts";
@@ -95,6 +96,8 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
 
   app.onError((error) => {
     if (error instanceof RestError) return errorResponse(error.code, error.message, error.details);
+    const unavailable = asDatabaseUnavailable(error);
+    if (unavailable) return errorResponse(unavailable.code, unavailable.message, unavailable.details);
     options.onUnexpected?.(error);
     return errorResponse("INTERNAL", "Unexpected error.");
   });

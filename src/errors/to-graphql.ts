@@ -3,6 +3,7 @@ import type { GraphQLError } from "graphql";
 import { createGraphQLError, maskError as defaultMask } from "graphql-yoga";
 import type { Logger } from "../server/logger.ts";
 import { APP_ERROR_CODES, isAppError } from "./app-error.ts";
+import { asDatabaseUnavailable } from "./unavailable.ts";
 
 declare module "graphql" {
   interface GraphQLErrorExtensions {
@@ -28,15 +29,17 @@ function findAppError(error: unknown) {
 /** yoga's maskedErrors.maskError: known failures keep code and status; anything else is "Unexpected error." */
 export function createErrorMasker(logger: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
-    const app = findAppError(error);
+    // A database outage is a 503 to retry, not an unexpected failure.
+    const app = findAppError(error) ?? asDatabaseUnavailable(error);
     if (app) {
       const original = asGraphQLError(error);
+      const retry = app.details?.retryAfterSeconds;
       return createGraphQLError(app.message, {
         ...(original?.nodes ? { nodes: original.nodes } : {}),
         ...(original?.path ? { path: original.path } : {}),
         extensions: {
           code: app.code,
-          http: { status: APP_ERROR_CODES[app.code] },
+          http: { status: APP_ERROR_CODES[app.code], ...(typeof retry === "number" ? { headers: { "retry-after": String(retry) } } : {}) },
           ...(app.details ? { details: app.details } : {}),
         },
       });

@@ -12,7 +12,9 @@ export async function createDb(config: Config): Promise<Db> {
       import("@prisma/adapter-pg"),
       import("../../prisma/generated/postgres/client.ts"),
     ]);
-    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10 });
+    // A connection that cannot be had within 10 s fails (503, src/errors/unavailable.ts) rather than waiting forever;
+    // the pool opens fresh connections once Postgres is back, so the service recovers without a restart.
+    const adapter = new PrismaPg({ connectionString: config.databaseUrl, max: 10, connectionTimeoutMillis: 10_000 });
     return new PgClient({ adapter }) as unknown as Db;
   }
   await mkdir(config.dataDir, { recursive: true });
