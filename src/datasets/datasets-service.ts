@@ -201,15 +201,23 @@ export function createDatasetService(deps: {
     const built = slim ?? materialize({ edges, nodes, nodeBindings, edgeBindings });
     if (!nodeBindings.node) nodeBindings.node = built.nodeId;
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
-    const dir = blobs.pathOf("datasets", record.id, "tables", version);
-    const nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
-    // Edges that need no repair are the stored source table itself: link it rather than write it again.
-    const reusable = slim || (built.edgesUnchanged && transforms.length === 0) ? edgeSource?.path : undefined;
-    const edgesSchema = !built.edges
-      ? undefined
-      : reusable
-        ? await linkTable(reusable, path.join(dir, "edges.arrow"), "edges", built.edges.height)
-        : await writeTable(built.edges, path.join(dir, "edges.arrow"), "edges");
+    // A folder of its own, marked as being written until the record references it (the startup sweep's rule).
+    const dir = await blobs.claim(["datasets", record.id, "tables", version]);
+    let nodesSchema: TableSchema;
+    let edgesSchema: TableSchema | undefined;
+    try {
+      nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
+      // Edges that need no repair are the stored source table itself: link it rather than write it again.
+      const reusable = slim || (built.edgesUnchanged && transforms.length === 0) ? edgeSource?.path : undefined;
+      edgesSchema = !built.edges
+        ? undefined
+        : reusable
+          ? await linkTable(reusable, path.join(dir, "edges.arrow"), "edges", built.edges.height)
+          : await writeTable(built.edges, path.join(dir, "edges.arrow"), "edges");
+    } catch (error) {
+      await blobs.remove(["datasets", record.id, "tables", version]);
+      throw error;
+    }
     return {
       nodeCount: built.nodes.height,
       edgeCount: built.edges?.height ?? 0,
@@ -240,6 +248,7 @@ export function createDatasetService(deps: {
     const next = newVersion();
     const outDir = blobs.pathOf("datasets", id, "tables", next);
     try {
+      await blobs.claim(["datasets", id, "tables", next]);
       const result = await (deps.computePool ?? defaultComputePool()).run(
         {
           nodesPath: blobs.pathOf(...from, "nodes.arrow"),
@@ -274,10 +283,10 @@ export function createDatasetService(deps: {
   const hasLayout = (layout: unknown) => layout !== null && layout !== undefined;
 
   /**
-   * Rebuilds the tables (and runs the dataset's compute, then its layout, on them) and switches the record to them in
-   * one update, then drops the old ones.
+   * Builds the tables (and runs the dataset's compute, then its layout, on them) as a new version, still marked as
+   * being written; answers the record's fields for it.
    */
-  async function rebuild(viewer: Viewer, record: DatasetRecord, extra: Record<string, unknown> = {}): Promise<DatasetRecord> {
+  async function assemble(viewer: Viewer, record: DatasetRecord) {
     const built = await build(viewer, record);
     const { nodeBindings, edgeBindings, ...fields } = built;
     // Compute at creation runs whenever the tables are (re)built, so a dataset filled by direct uploads gets its
@@ -303,19 +312,32 @@ export function createDatasetService(deps: {
       ];
       Object.assign(fields, computedFields, { report: report.filter(Boolean).join(" ") });
     }
-    const updated = await db.dataset.update({
-      where: { id: record.id },
-      data: {
-        ...fields,
-        nodeEncodings: JSON.stringify({ ...record.nodeEncodings, bindings: nodeBindings }),
-        edgeEncodings: JSON.stringify({ ...record.edgeEncodings, bindings: edgeBindings }),
-        ...extra,
-      },
-    });
+    return {
+      ...fields,
+      nodeEncodings: JSON.stringify({ ...record.nodeEncodings, bindings: nodeBindings }),
+      edgeEncodings: JSON.stringify({ ...record.edgeEncodings, bindings: edgeBindings }),
+    };
+  }
+
+  /**
+   * Rebuilds the tables and switches the record to them in one update, only onto the version they were built from
+   * (a change that landed meanwhile is not overwritten: CONFLICT), then drops the old ones. Any failure leaves the
+   * record and its current tables as they were, and removes the new ones.
+   */
+  async function rebuild(viewer: Viewer, record: DatasetRecord, extra: Record<string, unknown> = {}): Promise<DatasetRecord> {
+    const data = { ...(await assemble(viewer, record)), ...extra };
+    const version = data.dataVersion;
+    try {
+      const { count } = await db.dataset.updateMany({ where: { id: record.id, dataVersion: record.dataVersion }, data });
+      if (count === 0) throw new AppError("CONFLICT", `dataset ${record.id} changed meanwhile; send the upload again`);
+    } catch (error) {
+      if (version) await blobs.remove(["datasets", record.id, "tables", version]);
+      throw error;
+    }
+    if (version) await blobs.settle(["datasets", record.id, "tables", version]).catch(() => {});
     deps.datasetRows.forget(record.id);
-    if (record.dataVersion && record.dataVersion !== updated.dataVersion)
-      await blobs.remove(["datasets", record.id, "tables", record.dataVersion]);
-    return toDatasetRecord(updated);
+    if (record.dataVersion && record.dataVersion !== version) await blobs.remove(["datasets", record.id, "tables", record.dataVersion]);
+    return toDatasetRecord(await db.dataset.findUniqueOrThrow({ where: { id: record.id } }));
   }
 
   async function create(viewer: Viewer, input: CreateDatasetInput): Promise<DatasetRecord> {
@@ -335,33 +357,43 @@ export function createDatasetService(deps: {
     for (const [i, transform] of (input.edgeHypergraphTransform ?? []).entries())
       readHypergraphOptions(transform, `edge_hypergraph_transform[${i}]`);
     const org = input.orgName ? await requireMembership(db, viewer.userId, input.orgName) : undefined;
-    const created = await db.dataset.create({
-      data: {
-        id: randomUUID().replaceAll("-", ""),
-        authorId: viewer.userId,
-        organizationId: org?.id ?? null,
-        name: input.name,
-        description: input.description ?? "",
-        agentName: input.agentName ?? null,
-        agentVersion: input.agentVersion ?? null,
-        nodeFiles: JSON.stringify(input.nodeFiles ?? []),
-        edgeFiles: JSON.stringify(input.edgeFiles ?? []),
-        edgeHypergraphTransform: JSON.stringify(input.edgeHypergraphTransform ?? []),
-        nodeEncodings: JSON.stringify(nodeEncodings),
-        edgeEncodings: JSON.stringify(edgeEncodings),
-        metadata: JSON.stringify(input.metadata),
-        compute: input.compute === undefined || input.compute === null ? null : JSON.stringify(input.compute),
-        layout: input.layout === undefined || input.layout === null ? null : JSON.stringify(input.layout),
-        sharingMode: deps.defaultSharingMode,
-      },
+    const data = {
+      id: randomUUID().replaceAll("-", ""),
+      authorId: viewer.userId,
+      organizationId: org?.id ?? null,
+      name: input.name,
+      description: input.description ?? "",
+      agentName: input.agentName ?? null,
+      agentVersion: input.agentVersion ?? null,
+      nodeFiles: JSON.stringify(input.nodeFiles ?? []),
+      edgeFiles: JSON.stringify(input.edgeFiles ?? []),
+      edgeHypergraphTransform: JSON.stringify(input.edgeHypergraphTransform ?? []),
+      nodeEncodings: JSON.stringify(nodeEncodings),
+      edgeEncodings: JSON.stringify(edgeEncodings),
+      metadata: JSON.stringify(input.metadata),
+      compute: input.compute === undefined || input.compute === null ? null : JSON.stringify(input.compute),
+      layout: input.layout === undefined || input.layout === null ? null : JSON.stringify(input.layout),
+      sharingMode: deps.defaultSharingMode,
+    };
+    // The tables are built before the record exists, and the record is written with them in one insert: a dataset is
+    // never listed half-built, whatever stops the build (a failure, the database gone, the process killed; the
+    // startup sweep removes what a killed build left).
+    const now = new Date();
+    const provisional = toDatasetRecord({
+      ...data,
+      ...EMPTY_DATASET,
+      createdAt: now,
+      updatedAt: now,
     });
+    let version: string | null = null;
     try {
-      return await rebuild(viewer, toDatasetRecord(created));
+      const built = await assemble(viewer, provisional);
+      version = built.dataVersion;
+      const created = await db.dataset.create({ data: { ...data, ...built } });
+      if (version) await blobs.settle(["datasets", data.id, "tables", version]).catch(() => {});
+      return toDatasetRecord(created);
     } catch (error) {
-      // Nothing half-made stays behind: a dataset whose tables cannot be built is not created.
-      await db.dataset.delete({ where: { id: created.id } }).catch(() => {});
-      deps.datasetRows.forget(created.id);
-      await blobs.remove(["datasets", created.id]);
+      await blobs.remove(["datasets", data.id]);
       throw error;
     }
   }
@@ -394,6 +426,7 @@ export function createDatasetService(deps: {
     const base = ["datasets", id, "sources", axis, version];
     const started = performance.now();
     try {
+      await blobs.claim(base);
       const { path: rawPath, bytes } = await blobs.writeStream([...base, "raw"], body.chunks?.() ?? body.stream(), deps.maxUploadBytes);
       const received = performance.now();
       const compression = plan.compression === "infer" ? await inferCompression(rawPath, plan.fileType) : plan.compression;
@@ -424,6 +457,7 @@ export function createDatasetService(deps: {
       const previous = record.directSources[axis]?.version;
       const next = { ...record, directSources: { ...record.directSources, [axis]: { version, schema } } };
       const updated = await rebuild(viewer, next, { directSources: JSON.stringify(next.directSources) });
+      await blobs.settle(base).catch(() => {});
       if (previous) await blobs.remove(["datasets", id, "sources", axis, previous]);
       deps.onTimings?.({
         dataset_id: id,
@@ -499,6 +533,7 @@ export function createDatasetService(deps: {
       await blobs.remove(["datasets", id, "tables", fields.dataVersion]);
       throw new AppError("CONFLICT", `dataset ${id} changed while the compute ran; run it again on the new tables`);
     }
+    await blobs.settle(["datasets", id, "tables", fields.dataVersion]).catch(() => {});
     const updated = await db.dataset.findUniqueOrThrow({ where: { id } });
     deps.datasetRows.forget(id);
     const previous = record.dataVersion;
@@ -508,6 +543,17 @@ export function createDatasetService(deps: {
 
   return { create, list, get, getForSession, remove, uploadTable, tablePaths, computeOn };
 }
+
+/** The fields of a dataset record before its tables exist (the database's defaults). */
+const EMPTY_DATASET = {
+  nodeCount: null,
+  edgeCount: null,
+  tablesSchemas: "{}",
+  directSources: "{}",
+  report: "",
+  dataVersion: null,
+  defaultLayout: null,
+};
 
 /** How long a replaced version's files stay for readers that were handed their paths. */
 const OLD_VERSION_MS = 60_000;

@@ -113,80 +113,123 @@ export function createFileService(options: FileServiceOptions) {
 
   const get = async (viewer: Viewer, id: string) => toFileRecord(await row(viewer, id));
 
+  type FileRow = Awaited<ReturnType<typeof row>>;
+  type FileData = Partial<
+    Pick<
+      FileRow,
+      | "name"
+      | "description"
+      | "fileType"
+      | "fileCompression"
+      | "parserOptions"
+      | "dataVersion"
+      | "isUploaded"
+      | "isValid"
+      | "errors"
+      | "bytesCount"
+      | "tablesSchemas"
+    >
+  >;
+
   /**
-   * Parses the data kept in `version` and records the outcome. On failure, `erase` deletes that
-   * data; otherwise it stays for a PATCH of the parser settings to parse again.
+   * Parses the raw data of `version` (a new folder, marked as being written) into its tables and switches the record
+   * to the outcome. A parse that fails on the data is recorded (`erase`: the data goes too; otherwise the raw data
+   * stays in `version` for a PATCH to parse again). Any other failure (the database or the parser process gone)
+   * removes `version` and leaves the record and its current version as they were.
+   * `settings`: fields written in the same update (a PATCH's new parser settings).
+   * `onto`: switch only if the record still holds that version (a PATCH); otherwise the last upload wins.
    */
   async function parseVersion(
-    file: Awaited<ReturnType<typeof row>>,
+    file: FileRow,
     version: string,
     bytes: number,
     erase: boolean,
+    switching: { settings?: FileData; onto?: string | null },
     timings: ParseTimings = {},
-    owner?: number,
   ): Promise<FileRecord> {
     const scratch = await blobs.scratch();
     const tablesDir = blobs.pathOf("files", file.id, version, "tables");
     let parsed = 0;
+    let outcome: FileData;
     try {
-      const started = performance.now();
-      const schemas = await (options.parse ?? parseUpload)(
-        {
-          rawPath: blobs.pathOf("files", file.id, version, "raw"),
-          fileType: file.fileType as FileType,
-          compression: file.fileCompression as Compression,
-          parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
-          tableName: file.name || file.id,
-          tablesDir,
-          scratch,
-          limits: options.decompress,
-          csvChunkBytes: options.csvChunkBytes,
-          owner,
-        },
-        timings,
-      );
-      parsed = performance.now();
-      timings.parseMs = parsed - started;
-      return await record(file, {
-        dataVersion: version,
-        isUploaded: true,
-        isValid: true,
-        errors: "{}",
-        bytesCount: BigInt(bytes),
-        tablesSchemas: JSON.stringify(schemas),
-      });
-    } catch (error) {
-      if (!isAppError(error) || !["PARSE_FAILED", "INVALID_INPUT", "PAYLOAD_TOO_LARGE"].includes(error.code)) {
-        await blobs.remove(["files", file.id, version]);
-        throw error;
-      }
-      await blobs.remove(erase ? ["files", file.id, version] : ["files", file.id, version, "tables"]);
-      const errors = JSON.stringify(errorsOf(error.code, error.message, error.details));
-      return record(
-        file,
-        erase
+      try {
+        const started = performance.now();
+        const schemas = await (options.parse ?? parseUpload)(
+          {
+            rawPath: blobs.pathOf("files", file.id, version, "raw"),
+            fileType: file.fileType as FileType,
+            compression: file.fileCompression as Compression,
+            parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
+            tableName: file.name || file.id,
+            tablesDir,
+            scratch,
+            limits: options.decompress,
+            csvChunkBytes: options.csvChunkBytes,
+          },
+          timings,
+        );
+        parsed = performance.now();
+        timings.parseMs = parsed - started;
+        outcome = {
+          dataVersion: version,
+          isUploaded: true,
+          isValid: true,
+          errors: "{}",
+          bytesCount: BigInt(bytes),
+          tablesSchemas: JSON.stringify(schemas),
+        };
+      } catch (error) {
+        if (!isAppError(error) || !["PARSE_FAILED", "INVALID_INPUT", "PAYLOAD_TOO_LARGE"].includes(error.code)) throw error;
+        await blobs.remove(erase ? ["files", file.id, version] : ["files", file.id, version, "tables"]);
+        const errors = JSON.stringify(errorsOf(error.code, error.message, error.details));
+        outcome = erase
           ? { dataVersion: null, isUploaded: false, isValid: false, errors, bytesCount: null, tablesSchemas: "[]" }
-          : { dataVersion: version, isUploaded: true, isValid: false, errors, bytesCount: BigInt(bytes), tablesSchemas: "[]" },
-      );
+          : { dataVersion: version, isUploaded: true, isValid: false, errors, bytesCount: BigInt(bytes), tablesSchemas: "[]" };
+      }
+      const result = await switchTo(file.id, { ...switching.settings, ...outcome }, switching.onto);
+      // Referenced now: a marker left by a failure here is only dropped by the sweep.
+      if (outcome.dataVersion) await blobs.settle(["files", file.id, version]).catch(() => {});
+      return result;
+    } catch (error) {
+      await blobs.remove(["files", file.id, version]);
+      throw error;
     } finally {
       if (parsed) timings.recordMs = performance.now() - parsed;
       await blobs.remove(["tmp", scratch.split(/[\\/]/).pop() ?? ""]);
     }
   }
 
-  /** Writes the new state, then drops the data version it replaced: readers never see a half-written file. */
-  async function record(file: Awaited<ReturnType<typeof row>>, data: Parameters<typeof db.file.update>[0]["data"]): Promise<FileRecord> {
-    const updated = await db.file.update({ where: { id: file.id }, data });
-    if (file.dataVersion && file.dataVersion !== updated.dataVersion) await blobs.remove(["files", file.id, file.dataVersion]);
-    return toFileRecord(updated);
+  /**
+   * Writes the new state, then drops the data version it replaced: readers never see a half-written file, and of
+   * uploads racing on one file the last to finish wins with no version of the others left behind. With `onto`
+   * (a PATCH), only while the record still holds that version; else CONFLICT.
+   */
+  async function switchTo(id: string, data: FileData, onto?: string | null): Promise<FileRecord> {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const current = await db.file.findUnique({ where: { id } });
+      if (!current) throw new AppError("NOT_FOUND", `no file with id ${id}`);
+      if (onto !== undefined && current.dataVersion !== onto)
+        throw new AppError("CONFLICT", `file ${id} received new data meanwhile; send the change again`);
+      const { count } = await db.file.updateMany({ where: { id, dataVersion: current.dataVersion }, data });
+      if (count === 0) continue;
+      if (current.dataVersion && current.dataVersion !== data.dataVersion) await blobs.remove(["files", id, current.dataVersion]);
+      const updated = await db.file.findUnique({ where: { id } });
+      // A later upload may already have replaced this one: answer what this request recorded.
+      return toFileRecord(updated && updated.dataVersion === data.dataVersion ? updated : ({ ...current, ...data } as FileRow));
+    }
+    throw new AppError("CONFLICT", `file ${id} is changing too often; send the upload again`);
   }
+
+  const newVersion = () => `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
 
   async function upload(viewer: Viewer, id: string, body: UploadBody, erase: boolean): Promise<FileRecord> {
     const looked = performance.now();
     const file = await changeable(viewer, id);
-    const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}`;
+    const version = newVersion();
     const started = performance.now();
-    // Streamed to disk; a failure or an oversize body leaves the previous state untouched.
+    // Streamed to disk into a folder of its own, marked as being written (a SIGKILL leaves it to the startup sweep);
+    // a failure or an oversize body leaves the previous state untouched.
+    await blobs.claim(["files", id, version]);
     const { bytes } = await blobs
       .writeStream(["files", id, version, "raw"], body.chunks?.() ?? body.stream(), options.maxUploadBytes)
       .catch(async (error: unknown) => {
@@ -195,7 +238,7 @@ export function createFileService(options: FileServiceOptions) {
       });
     const received = performance.now();
     const timings: ParseTimings = { lookupMs: started - looked, receiveMs: received - started };
-    const result = await parseVersion(file, version, bytes, erase, timings, viewer.userId);
+    const result = await parseVersion(file, version, bytes, erase, {}, timings);
     timings.afterReceiveMs = performance.now() - received;
     options.onTimings?.({
       file_id: id,
@@ -208,27 +251,35 @@ export function createFileService(options: FileServiceOptions) {
   async function update(viewer: Viewer, id: string, input: UpdateFileInput): Promise<FileRecord> {
     const file = await changeable(viewer, id);
     const name = input.name ?? file.name;
-    const settings = checkedSettings(
+    const checked = checkedSettings(
       input.fileType ?? file.fileType,
       input.fileCompression ?? file.fileCompression,
       name,
       input.parserOptions === undefined ? JSON.parse(file.parserOptions) : input.parserOptions,
     );
-    const updated = await db.file.update({
-      where: { id },
-      data: {
-        name,
-        description: input.description ?? file.description,
-        fileType: settings.fileType,
-        fileCompression: settings.fileCompression,
-        parserOptions: JSON.stringify(settings.parserOptions),
-      },
-    });
+    const settings = {
+      name,
+      description: input.description ?? file.description,
+      fileType: checked.fileType,
+      fileCompression: checked.fileCompression,
+      parserOptions: JSON.stringify(checked.parserOptions),
+    };
     // Kept data is parsed again with the new settings; it is never erased by a PATCH.
-    if (!updated.dataVersion || !(await blobs.exists(["files", id, updated.dataVersion, "raw"]))) return toFileRecord(updated);
-    const bytes = updated.bytesCount === null ? 0 : Number(updated.bytesCount);
-    await blobs.remove(["files", id, updated.dataVersion, "tables"]);
-    return parseVersion(updated, updated.dataVersion, bytes, false, {}, viewer.userId);
+    const kept = file.dataVersion;
+    if (!kept || !(await blobs.exists(["files", id, kept, "raw"])))
+      return toFileRecord(await db.file.update({ where: { id }, data: settings }));
+    // Into a new version that shares the raw bytes: the current one stays whole until the record switches, and the
+    // settings change with the outcome in one update (a failure changes neither).
+    const version = newVersion();
+    await blobs.claim(["files", id, version]);
+    try {
+      await blobs.share(["files", id, kept, "raw"], ["files", id, version, "raw"]);
+    } catch (error) {
+      await blobs.remove(["files", id, version]);
+      throw error;
+    }
+    const bytes = file.bytesCount === null ? 0 : Number(file.bytesCount);
+    return parseVersion({ ...file, ...settings }, version, bytes, false, { settings, onto: kept });
   }
 
   async function remove(viewer: Viewer, id: string): Promise<boolean> {

@@ -28,6 +28,7 @@ import { createCollectionService } from "../sessions/collections.ts";
 import { createSessionLayouts } from "../sessions/layout-jobs.ts";
 import { createSessionChanges } from "../sessions/session-changes.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
+import { sweepBlobs } from "../store/blob-sweep.ts";
 import { createBlobStore } from "../store/blobs.ts";
 import { createMcpSessionDirectory } from "../store/mcp-session-directory.ts";
 import { migrate } from "../store/migrate.ts";
@@ -158,7 +159,18 @@ export async function createServices(config: Config, logger: Logger, options: { 
     }
   }
 
+  // What a killed upload or build left (versions no record references) goes, in the background; the server only
+  // (a command line run is short and may run beside a server).
+  const swept =
+    options.parser === "lazy"
+      ? undefined
+      : sweepBlobs(db, blobs).then(
+          (result) => logger.info("blob sweep", { removed: result.removed.length, bytes: result.bytes }),
+          (error: unknown) => logger.warn("blob sweep failed", { error: String(error) }),
+        );
+
   async function close(): Promise<void> {
+    await swept;
     stopPurging();
     stopLogoutListener();
     workers.close();

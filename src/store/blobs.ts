@@ -1,8 +1,9 @@
 // The blob store: files under DATA_DIR/blobs, written atomically (temp file, then rename).
 import { randomBytes } from "node:crypto";
 import { createWriteStream, type WriteStream } from "node:fs";
-import { mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, link, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
 import { IncomingMessage } from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -10,6 +11,18 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
 import { AppError } from "../errors/app-error.ts";
 
 export type BlobStore = ReturnType<typeof createBlobStore>;
+
+/**
+ * The file an unfinished folder (a data version being written, a scratch folder) holds: who writes it. The startup
+ * sweep (blob-sweep.ts) removes a folder no record references only when its writer is gone.
+ */
+export const WRITING_MARKER = ".writing";
+
+/** Who writes an unfinished folder: host and process, and this process's run (a restarted server may reuse a pid). */
+export type WritingMarker = { host: string; pid: number; run: string; startedAt: number };
+
+/** This process's run, told apart from an earlier process with the same pid. */
+export const PROCESS_RUN = randomBytes(8).toString("hex");
 
 const WRITE_BUFFER = 8 << 20;
 
@@ -134,12 +147,31 @@ export function createBlobStore(root: string) {
     await rm(pathOf(...parts), { recursive: true, force: true });
   }
 
-  /** A fresh, empty scratch folder for one job; the caller removes it. */
-  async function scratch(): Promise<string> {
-    const dir = pathOf("tmp", `${Date.now()}-${randomBytes(6).toString("hex")}`);
+  /** Creates the folder `parts` marked as being written by this process (see WRITING_MARKER); `settle` ends that. */
+  async function claim(parts: string[]): Promise<string> {
+    const dir = pathOf(...parts);
     await mkdir(dir, { recursive: true });
+    const marker: WritingMarker = { host: os.hostname(), pid: process.pid, run: PROCESS_RUN, startedAt: Date.now() };
+    await writeFile(path.join(dir, WRITING_MARKER), JSON.stringify(marker));
     return dir;
   }
 
-  return { root: base, pathOf, writeAtomic, writeStream, exists, remove, scratch };
+  /** The folder is finished (its record references it): its marker goes. */
+  async function settle(parts: string[]): Promise<void> {
+    await rm(path.join(pathOf(...parts), WRITING_MARKER), { force: true });
+  }
+
+  /** Makes `to` the same bytes as `from`: a hard link (no copy) where the file system allows, else a copy. */
+  async function share(from: string[], to: string[]): Promise<void> {
+    const target = pathOf(...to);
+    await mkdir(path.dirname(target), { recursive: true });
+    await link(pathOf(...from), target).catch(() => copyFile(pathOf(...from), target));
+  }
+
+  /** A fresh, empty scratch folder for one job (marked as being written); the caller removes it. */
+  async function scratch(): Promise<string> {
+    return claim(["tmp", `${Date.now()}-${randomBytes(6).toString("hex")}`]);
+  }
+
+  return { root: base, pathOf, writeAtomic, writeStream, exists, remove, scratch, claim, settle, share };
 }
