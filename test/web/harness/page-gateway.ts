@@ -13,7 +13,8 @@ export const ARTIFACTS = join(REPO_ROOT, "test/web/artifacts");
 
 export type PageGateway = { server: ServerProcess; browser: Browser; datasetId: string; close(): Promise<void> };
 
-export async function startPageGateway(name: string, renderer?: Renderer): Promise<PageGateway> {
+/** `env`: more of the server's environment (a suite's own REDIS_URL, say). */
+export async function startPageGateway(name: string, renderer?: Renderer, env: Record<string, string> = {}): Promise<PageGateway> {
   mkdirSync(ARTIFACTS, { recursive: true });
   // The gateway serves web/dist: build the page there, as `npm run build:web` does.
   await buildGatewayPage();
@@ -23,6 +24,7 @@ export async function startPageGateway(name: string, renderer?: Renderer): Promi
     ADMIN_USERNAME: ADMIN.username,
     ADMIN_PASSWORD: ADMIN.password,
     COOKIE_SECURE: "false",
+    ...env,
   });
   const stop = async () => {
     await server.stop();
