@@ -467,20 +467,20 @@ class GraphPage {
     this.hovered = index;
     this.labels.setHovered(index);
     this.hoverCard.show(index);
-    this.highlight(index ?? (this.selection?.kind === "node" ? this.selection.index : undefined));
+    this.highlight(index ?? (this.selection?.kind === "node" ? this.selection.index : undefined), true);
   }
 
   /** Greys out everything but a node and its neighbors (hover, or the selection when nothing is hovered). */
-  private highlight(index: number | undefined): void {
+  private highlight(index: number | undefined, hover = false): void {
     if (index === undefined) {
       if (this.selection?.kind === "link") return;
-      this.view.setHighlight(undefined, undefined);
+      this.view.setHighlight(undefined, undefined, hover);
       this.labels.setHighlighted(undefined);
       return;
     }
     const graph = this.view.graph;
     const nodes = [index, ...graph.getNeighboringPointIndices(index)];
-    this.view.setHighlight(nodes, graph.getConnectedLinkIndices(nodes));
+    this.view.setHighlight(nodes, graph.getConnectedLinkIndices(nodes), hover);
     this.labels.setHighlighted(nodes);
   }
 

@@ -1,14 +1,19 @@
 // Wraps cosmos.gl: draws the model's typed arrays at the positions it is given (the server lays graphs out; cosmos.gl's
-// own simulation stays off), moves them as layout frames come, and forwards pointer events.
+// own simulation stays off), moves them as layout frames come, and forwards pointer events (hover and hits found on
+// the CPU, hover-picking.ts; fits and focus from the positions held here: nothing is read back from the GPU).
 import { Graph, type GraphConfig } from "@cosmos.gl/graph";
 import { type PaintedColors, type PaintLayer, paintColors } from "./collections-paint.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
+import { type HoverPicking, takeOverHover } from "./hover-picking.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
 import { governRendering, type RenderGovernor } from "./render-governor.ts";
 import { SPACE_SIZE } from "./space-fit.ts";
 import { canvasTheme, onThemeChange } from "./theme.ts";
+
+/** Graphs with fewer nodes and links than this always draw hover feedback (their frames are cheap on any machine). */
+const SMALL_GRAPH = 5_000;
 
 /** The dark theme's background (theme.ts holds both themes' canvas colors). */
 export const BACKGROUND = "#15181d";
@@ -36,7 +41,12 @@ export type GraphView = {
   refitIfUntouched(): void;
   focusNode(index: number): void;
   setFocus(node: number | undefined, link: number | undefined): void;
-  setHighlight(nodes: number[] | undefined, links: number[] | undefined): void;
+  /**
+   * Greys out all but these nodes and links. `transient` (a hover's highlight) draws only while frames are cheap (or
+   * the graph small); while they are costly it waits for the next frame drawn for another reason, so no control waits
+   * on a frame drawn for a hover.
+   */
+  setHighlight(nodes: number[] | undefined, links: number[] | undefined, transient?: boolean): void;
   /** Moves every node to the given positions at once (a layout frame; kept by cosmos.gl, not copied). */
   showPositions(positions: Float32Array): void;
   /** Resolves once the canvas has been drawn again (after showPositions: with the new positions). */
@@ -47,6 +57,9 @@ export type GraphView = {
 export function createGraphView(container: HTMLDivElement, events: GraphViewEvents): GraphView {
   let graph: Graph | undefined;
   let governor: RenderGovernor | undefined;
+  let hover: HoverPicking | undefined;
+  /** The positions drawn (x,y per node in space coordinates): fits and focus read them here, not from the GPU. */
+  let shown: Float32Array = new Float32Array(0);
   let linksVisible = true;
   let arrows = false;
   const root = document.documentElement;
@@ -65,7 +78,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     governor?.wake();
   });
 
-  const baseConfig = (model: GraphModel): GraphConfig => ({
+  const baseConfig = (model: GraphModel, positions: Float32Array): GraphConfig => ({
     // The background, ring and hover colors of the light or dark theme (theme.ts).
     ...canvasTheme(),
     // No layout pass in the browser: positions come from the server (or the data) and are fitted by the page.
@@ -93,7 +106,9 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     hoveredLinkCursor: "pointer",
     hoveredLinkWidthIncrease: 2,
     focusedLinkWidthIncrease: 2,
+    // Fitted to the positions the page holds: cosmos.gl's own fit reads every position back from the GPU.
     fitViewOnInit: true,
+    fitViewByPointsInRect: bounds(positions),
     fitViewDelay: 0,
     fitViewDuration: 0,
     fitViewPadding: 0.12,
@@ -103,14 +118,24 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     onPointClick: (index: number) => events.nodeClick(Math.round(index)),
     onLinkClick: (index: number) => events.linkClick(Math.round(index)),
     onBackgroundClick: () => events.backgroundClick(),
-    onPointMouseOver: (index: number) => events.nodeHover(Math.round(index)),
-    onPointMouseOut: () => events.nodeHover(undefined),
+    // Hovering is found on the CPU (hover-picking.ts), which reports to `events.nodeHover`.
     // Pans, zooms and fit transitions need frames drawn (cosmos.gl's own loop is governed, see render-governor.ts).
     onZoom: () => governor?.wake(150),
+    // What lies under a still pointer changed.
+    onZoomEnd: () => hover?.refresh(),
     onZoomStart: (_event: unknown, userDriven: boolean) => {
       if (userDriven) touched = true;
     },
   });
+
+  /** Nodes and links drawn: below SMALL_GRAPH a slow frame means a busy machine, not a big graph. */
+  let items = 0;
+  /** Whether hover feedback may draw a frame: frames are cheap, or the graph is small. */
+  const hoverDraws = () => !governor?.costly || items < SMALL_GRAPH;
+  /** The hover ring and a hovered link's width are drawn by cosmos.gl: a frame, when frames are cheap. */
+  const hoverChanged = () => {
+    if (hoverDraws()) governor?.wake();
+  };
 
   const view: GraphView = {
     get graph() {
@@ -122,15 +147,37 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       governor?.destroy();
       graph?.destroy();
       container.replaceChildren();
-      graph = new Graph(container, baseConfig(model));
-      governor = governRendering(graph, container, (renders) => {
+      graph = new Graph(container, baseConfig(model, positions));
+      shown = positions;
+      governor = governRendering(graph, container, (renders, frameMs) => {
         root.dataset.graphRenders = String(renders);
+        root.dataset.graphFrameMs = String(Math.round(frameMs));
       });
+      const colors = paintColors(model.style, model.topology, layers);
+      hover?.destroy();
+      hover = takeOverHover(
+        graph,
+        container,
+        {
+          positions,
+          links: model.topology.links,
+          ...hoverStyle(model.style, colors),
+          linksShown: linksVisible,
+        },
+        {
+          node: (index) => {
+            hoverChanged();
+            events.nodeHover(index);
+          },
+          link: () => hoverChanged(),
+        },
+      );
       await graph.ready;
       graph.setPointPositions(positions, true);
       graph.setLinks(model.topology.links);
       drawn = { style: model.style, topology: model.topology };
-      setStyle(graph, model.style, paintColors(model.style, model.topology, layers));
+      items = model.topology.nodeCount + edgeCount(model);
+      setStyle(graph, model.style, colors);
       touched = false;
       graph.render(0, 0);
       noteOverview(100);
@@ -144,22 +191,29 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     applyStyle(style) {
       if (!graph || !drawn) return;
       drawn = { ...drawn, style };
-      setStyle(graph, style, paintColors(style, drawn.topology, layers));
+      const colors = paintColors(style, drawn.topology, layers);
+      setStyle(graph, style, colors);
+      hover?.update(hoverStyle(style, colors));
       graph.render();
     },
     setCollections(next) {
       layers = next;
       if (!graph || !drawn) return;
-      setColors(graph, paintColors(drawn.style, drawn.topology, layers));
+      const colors = paintColors(drawn.style, drawn.topology, layers);
+      setColors(graph, colors);
+      hover?.update(hoverStyle(drawn.style, colors));
       graph.render();
     },
     showPositions(positions) {
       if (!graph) return;
       graph.setPointPositions(positions, true);
+      shown = positions;
+      hover?.update({ positions });
       graph.render(undefined, 0);
     },
     fit(duration = 400) {
-      graph?.fitView(duration, 0.12, false);
+      const corners = bounds(shown);
+      if (graph && corners) graph.setZoomTransformByPointPositions(new Float32Array(corners.flat()), duration, undefined, 0.12, false);
       noteOverview(duration + 50);
     },
     refitIfUntouched() {
@@ -170,27 +224,34 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       const current = graph.getZoomLevel();
       // Close enough to see the node's neighborhood, and never further out than the view already is.
       const target = Math.max(current, (overview ?? current) * 3);
-      graph.zoomToPointByIndex(index, 600, target, false, false);
+      const x = shown[index * 2];
+      const y = shown[index * 2 + 1];
+      // From the positions held here (cosmos.gl's zoomToPointByIndex reads them all back from the GPU).
+      if (x === undefined || y === undefined || !Number.isFinite(x) || !Number.isFinite(y)) return;
+      graph.setZoomTransformByPointPositions(new Float32Array([x, y]), 600, target, undefined, false);
     },
     // Config changes draw nothing by themselves: each wakes the governed loop for a frame.
     setFocus(node, link) {
       graph?.setConfigPartial({ focusedPointIndex: node, focusedLinkIndex: link });
       governor?.wake();
     },
-    setHighlight(nodes, links) {
+    setHighlight(nodes, links, transient = false) {
       graph?.setConfigPartial({ highlightedPointIndices: nodes, highlightedLinkIndices: links });
-      governor?.wake();
+      if (!transient || hoverDraws()) governor?.wake();
     },
     setLinksVisible(visible) {
       if (visible === linksVisible) return;
       linksVisible = visible;
       graph?.setConfigPartial({ renderLinks: visible });
+      hover?.update({ linksShown: visible });
       governor?.wake();
     },
     nextRender() {
       return governor ? governor.nextRender() : Promise.resolve();
     },
     destroy() {
+      hover?.destroy();
+      hover = undefined;
       governor?.destroy();
       governor = undefined;
       graph?.destroy();
@@ -199,6 +260,40 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     },
   };
   return view;
+}
+
+/** The corners of the box around the drawn (finite) positions; undefined when there are none. */
+function bounds(positions: Float32Array): [[number, number], [number, number]] | undefined {
+  let minX = Number.POSITIVE_INFINITY;
+  let minY = Number.POSITIVE_INFINITY;
+  let maxX = Number.NEGATIVE_INFINITY;
+  let maxY = Number.NEGATIVE_INFINITY;
+  for (let i = 0; i + 1 < positions.length; i += 2) {
+    const x = positions[i] ?? Number.NaN;
+    const y = positions[i + 1] ?? Number.NaN;
+    if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+    if (x < minX) minX = x;
+    if (x > maxX) maxX = x;
+    if (y < minY) minY = y;
+    if (y > maxY) maxY = y;
+  }
+  return minX <= maxX
+    ? [
+        [minX, minY],
+        [maxX, maxY],
+      ]
+    : undefined;
+}
+
+/** What hit testing needs of a style: sizes and widths as drawn, and the painted colors (alpha 0: hidden). */
+function hoverStyle(style: GraphStyle, colors: PaintedColors) {
+  return {
+    sizes: style.node.sizes,
+    defaultSize: style.node.defaultSize,
+    widths: style.edge.widths,
+    nodeColors: colors.node,
+    linkColors: colors.edge,
+  };
 }
 
 function edgeCount(model: GraphModel): number {

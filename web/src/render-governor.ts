@@ -1,10 +1,11 @@
 // Draws cosmos.gl frames only when something changed, and leaves the main thread idle between costly frames.
 //
 // cosmos.gl redraws every animation frame, even with nothing moving. With software WebGL a frame of a 100k-edge graph
-// takes seconds and blocks the main thread (hover detection reads pixels back), so a page that only shows a graph
-// never gets to handle typing. The governor replaces cosmos.gl's loop: a frame is drawn when cosmos.gl asks (its
-// render()), when the pointer moves over the canvas, on zoom and on resize, and for a short while after; and after a
-// frame that took T ms the next waits T ms, so at least half the time is left to input, whatever the graph's size.
+// takes seconds, so a page that only shows a graph never gets to handle typing. The governor replaces cosmos.gl's
+// loop: a frame is drawn when cosmos.gl asks (its render()), on zoom, pan and resize, when the view asks (a changed
+// hover, focus or highlight), and for a short while after; and after a frame that took T ms the next waits T ms, so
+// at least half the time is left to input, whatever the graph's size. Pointer moves alone draw nothing (hover is found
+// on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are costly.
 import type { Graph } from "@cosmos.gl/graph";
 
 /** The parts of cosmos.gl's Graph the governor takes over (private members of its class, stable across 3.x). */
@@ -19,6 +20,8 @@ type CosmosLoop = {
 const KEEP_ALIVE_MS = 300;
 /** Frames cheaper than this follow each other at the display's rate. */
 const CHEAP_FRAME_MS = 12;
+/** Frames slower than this (drawn and shown) are costly: only what must change is drawn (a control answers in 200 ms). */
+const COSTLY_MS = 120;
 
 export type RenderGovernor = {
   /** Draws from the next animation frame on, for `ms` at least. */
@@ -27,16 +30,25 @@ export type RenderGovernor = {
   nextRender(): Promise<void>;
   /** Frames drawn so far. */
   readonly renders: number;
+  /**
+   * Whether the last frame was slow: its drawing, or the wait until the browser could show the next frame (a software
+   * WebGL draw queued on the GPU side holds the page's frames back), took over COSTLY_MS. Hover feedback drawn on the
+   * canvas is then left out: the page stays responsive instead.
+   */
+  readonly costly: boolean;
+  /** The last frame's time, drawing and showing (ms). */
+  readonly frameMs: number;
   destroy(): void;
 };
 
-export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (renders: number) => void): RenderGovernor {
+export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (renders: number, frameMs: number) => void): RenderGovernor {
   const loop = graph as unknown as CosmosLoop;
   const renderFrame = loop.renderFrame.bind(loop);
   let raf = 0;
   let cooldown = 0;
   let aliveUntil = 0;
   let renders = 0;
+  let frameMs = 0;
   let destroyed = false;
   let waiting: (() => void)[] = [];
 
@@ -52,7 +64,13 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     renderFrame(now);
     renders++;
     const cost = performance.now() - start;
-    onRender?.(renders);
+    frameMs = cost;
+    // The next animation frame comes once this one could be shown: the time until then is what the frame cost.
+    requestAnimationFrame(() => {
+      frameMs = Math.max(cost, performance.now() - start);
+      onRender?.(renders, frameMs);
+    });
+    onRender?.(renders, frameMs);
     const done = waiting;
     waiting = [];
     for (const resolve of done) resolve();
@@ -78,9 +96,8 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     aliveUntil = 0;
   };
 
-  const onPointer = () => wake();
-  const types = ["pointermove", "pointerdown", "pointerup", "pointerleave", "wheel"] as const;
-  for (const type of types) surface.addEventListener(type, onPointer, { passive: true, capture: true });
+  // Pointer moves draw nothing by themselves: a pan or zoom wakes the loop through cosmos.gl's zoom events, a changed
+  // hover through the view (hover-picking.ts finds it without drawing).
   const resized = new ResizeObserver(() => wake());
   resized.observe(surface);
 
@@ -95,11 +112,16 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     get renders() {
       return renders;
     },
+    get costly() {
+      return frameMs > COSTLY_MS;
+    },
+    get frameMs() {
+      return frameMs;
+    },
     destroy() {
       destroyed = true;
       loop.stopFrames();
       window.clearTimeout(cooldown);
-      for (const type of types) surface.removeEventListener(type, onPointer, { capture: true });
       resized.disconnect();
       for (const resolve of waiting) resolve();
       waiting = [];

@@ -1,0 +1,179 @@
+// graph.html in Chromium: hovering and clicking find nodes and links on the CPU (hover-picking.ts), never by reading
+// pixels back from WebGL (the readbacks stalled a 100k-edge page for seconds), and pointer moves alone draw nothing.
+import { rm } from "node:fs/promises";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
+import { smallGraphFixture, withLayout } from "./harness/graph-fixture.ts";
+import { buildPage } from "./harness/page-build.ts";
+import { type PageServer, startPageServer } from "./harness/page-server.ts";
+
+const available = chromiumAvailable();
+const title = available ? "hover picking in Chromium" : `hover picking in Chromium (skipped: no Chromium at ${CHROMIUM})`;
+
+/** Counts WebGL calls that wait for the GPU and copy back (cosmos.gl's picking used readPixels). */
+function countReadbacks(): void {
+  const counts = { readPixels: 0, getBufferSubData: 0 };
+  (window as unknown as { readbacks: typeof counts }).readbacks = counts;
+  for (const proto of [WebGLRenderingContext.prototype, WebGL2RenderingContext.prototype]) {
+    const original = proto.readPixels as (...args: unknown[]) => void;
+    proto.readPixels = function (this: WebGLRenderingContext, ...args: unknown[]) {
+      counts.readPixels++;
+      return original.apply(this, args);
+    } as typeof proto.readPixels;
+  }
+  const proto2 = WebGL2RenderingContext.prototype;
+  const getBufferSubData = proto2.getBufferSubData as (...args: unknown[]) => void;
+  proto2.getBufferSubData = function (this: WebGL2RenderingContext, ...args: unknown[]) {
+    counts.getBufferSubData++;
+    return getBufferSubData.apply(this, args);
+  } as typeof proto2.getBufferSubData;
+}
+
+describe.skipIf(!available)(title, () => {
+  let dist = "";
+  let server: PageServer;
+  let browser: Browser;
+  let page: Page;
+  const fixture = withLayout(smallGraphFixture());
+  const names = (fixture.nodes.getChild("name")?.toArray() ?? []) as string[];
+
+  beforeAll(async () => {
+    dist = await buildPage();
+    server = await startPageServer(dist, fixture);
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    page.on("pageerror", (error) => console.error("page error:", error.message));
+    await page.addInitScript(countReadbacks);
+    await page.goto(server.pageUrl);
+    await page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+    // The fit-to-view settles and the standing labels are placed.
+    await page.waitForTimeout(1_000);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (dist) await rm(dist, { recursive: true, force: true });
+  });
+
+  const soon = { timeout: 30_000, interval: 100 };
+  const readbacks = () =>
+    page.evaluate(() => {
+      const counts = (window as unknown as { readbacks: { readPixels: number; getBufferSubData: number } }).readbacks;
+      return counts.readPixels + counts.getBufferSubData;
+    });
+  const renders = async () => Number(await page.locator("html").getAttribute("data-graph-renders"));
+  const cursor = () => page.evaluate(() => document.querySelector<HTMLElement>("#graph canvas")?.style.cursor ?? "");
+  const hoverTitle = async () =>
+    (await page.locator("#hover-card").isVisible()) ? await page.locator(".hover-card-title").textContent() : undefined;
+
+  /** Screen centers of the nodes that have a standing label (a label starts just right of its node's disc). */
+  const labelled = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("#labels .label")]
+        .filter((label) => label.style.display !== "none")
+        .map((label) => {
+          const r = label.getBoundingClientRect();
+          return { name: label.textContent ?? "", left: r.left, y: r.top + r.height / 2 };
+        }),
+    );
+
+  /** Moves onto the node labelled `name` (from its label's left edge inwards) until its hover card shows. */
+  const hover = async (name: string, left: number, y: number) => {
+    for (const offset of [6, 9, 12, 16]) {
+      await page.mouse.move(left - offset, y, { steps: 2 });
+      await expect
+        .poll(hoverTitle, { timeout: 1_000, interval: 50 })
+        .toBe(name)
+        .catch(() => undefined);
+      if ((await hoverTitle()) === name) return left - offset;
+    }
+    throw new Error(`no hover card for ${name}`);
+  };
+
+  it("hovering nodes shows their cards and the pointer cursor with no WebGL readback", async () => {
+    const shown = (await labelled()).slice(0, 3);
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    const before = await readbacks();
+    for (const { name, left, y } of shown) {
+      await hover(name, left, y);
+      expect(await cursor()).toBe("pointer");
+    }
+    // Sweep across the whole graph: dozens of pointer moves over nodes and links.
+    for (let k = 0; k <= 40; k++) await page.mouse.move(300 + k * 17, 200 + ((k * 37) % 400));
+    await page.waitForTimeout(300);
+    expect(await readbacks()).toBe(before);
+  });
+
+  it("pointer moves off the nodes draw nothing; a newly hovered node draws its ring", async () => {
+    // A place on the canvas with no node under it (the top band, under the bar, is clear of the fitted graph).
+    const spot = { x: 200, y: 90 };
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName, spot)).toBe("CANVAS");
+    await page.mouse.move(spot.x, spot.y);
+    await page.waitForTimeout(600);
+    const idle = await renders();
+    for (let k = 0; k < 10; k++) await page.mouse.move(spot.x + k * 3, spot.y + (k % 2));
+    await page.waitForTimeout(600);
+    expect(await renders()).toBe(idle);
+    expect(await hoverTitle()).toBeUndefined();
+    const [first] = await labelled();
+    expect(first).toBeDefined();
+    await hover(first?.name ?? "", first?.left ?? 0, first?.y ?? 0);
+    // This small graph's frames are cheap: the hover ring and the neighbourhood highlight are drawn.
+    await expect.poll(renders, soon).toBeGreaterThan(idle);
+  });
+
+  it("clicking a node, focusing one found by search and clicking a link: no WebGL readback", async () => {
+    const before = await readbacks();
+    const [first] = await labelled();
+    const x = await hover(first?.name ?? "", first?.left ?? 0, first?.y ?? 0);
+    await page.mouse.click(x, first?.y ?? 0);
+    await expect.poll(() => page.locator("#inspector-title").textContent(), soon).toBe(first?.name);
+    await page.keyboard.press("Escape");
+
+    // Zoomed onto Zeta Prime (the search centers it), its links fan out: point along one, off any node, and click.
+    await page.locator("#search").fill("zeta");
+    await expect.poll(() => page.locator("#search-results [role=option]").first().textContent(), soon).toBe("Zeta Prime");
+    await page.locator("#search").press("Enter");
+    await page.keyboard.press("Escape");
+    await page.locator("#search").blur();
+    await page.waitForTimeout(1_200);
+    const layout = fixture.layout ?? new Float32Array(0);
+    const src = fixture.edges.getChild("src")?.toArray() as Int32Array;
+    const dst = fixture.edges.getChild("dst")?.toArray() as Int32Array;
+    const zeta = names.indexOf("Zeta Prime");
+    const angles: number[] = [];
+    for (let e = 0; e < src.length; e++) {
+      const [s, d] = [(src[e] ?? 0) - 1000, (dst[e] ?? 0) - 1000];
+      const other = s === zeta ? d : d === zeta ? s : undefined;
+      if (other === undefined) continue;
+      const dx = (layout[other * 2] ?? 0) - (layout[zeta * 2] ?? 0);
+      const dy = (layout[other * 2 + 1] ?? 0) - (layout[zeta * 2 + 1] ?? 0);
+      // cosmos.gl draws space y upwards.
+      angles.push(Math.atan2(-dy, dx), Math.atan2(dy, dx));
+    }
+    let found: [number, number] | undefined;
+    for (const radius of [45, 80]) {
+      for (const angle of angles) {
+        const at: [number, number] = [640 + radius * Math.cos(angle), 400 + radius * Math.sin(angle)];
+        await page.mouse.move(...at, { steps: 2 });
+        await page.waitForTimeout(200);
+        if ((await hoverTitle()) === undefined && (await cursor()) === "pointer") {
+          found = at;
+          break;
+        }
+      }
+      if (found) break;
+    }
+    expect(found).toBeDefined();
+    await page.mouse.click(...(found ?? [0, 0]));
+    await expect.poll(() => page.locator("#inspector-kind").textContent(), soon).toBe("Edge");
+    expect(await page.locator("#inspector-title").textContent()).toContain("Zeta Prime");
+    expect(await readbacks()).toBe(before);
+    // Nor did the first fit, the search's focus or the Fit button read positions back: the page holds them.
+    await page.locator("#fit").click();
+    await page.waitForTimeout(600);
+    expect(await readbacks()).toBe(0);
+  });
+});
