@@ -65,7 +65,10 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
     let sent = 0;
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        if (sent >= 8) return sleep(60_000);
+        if (sent >= 8) {
+          await sleep(60_000);
+          return;
+        }
         sent += 1;
         controller.enqueue(chunk);
       },
