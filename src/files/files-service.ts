@@ -165,6 +165,8 @@ export function createFileService(options: FileServiceOptions) {
             scratch,
             limits: options.decompress,
             csvChunkBytes: options.csvChunkBytes,
+            // A plain Parquet upload is kept as its table (parse.ts keepParquet); readers go through table-files.ts.
+            keepParquet: true,
           },
           timings,
         );

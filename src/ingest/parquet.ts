@@ -41,7 +41,7 @@ async function readWithHyparquet(
 const SLICE_ROWS = 1_000_000;
 
 /** Rows of each row group, from the file's footer (hyparquet reads it); undefined for a footer hyparquet cannot read. */
-async function groupRows(file: string): Promise<number[] | undefined> {
+export async function groupRows(file: string): Promise<number[] | undefined> {
   try {
     const { asyncBufferFromFile, parquetMetadataAsync } = await import("hyparquet");
     const metadata = await parquetMetadataAsync(await asyncBufferFromFile(file));
@@ -52,7 +52,7 @@ async function groupRows(file: string): Promise<number[] | undefined> {
 }
 
 /** Row ranges covering whole row groups, at least `sliceRows` rows each (the last may hold fewer); undefined for one slice. */
-function slicesOf(rows: number[], sliceRows: number): [number, number][] | undefined {
+export function slicesOf(rows: number[], sliceRows: number): [number, number][] | undefined {
   const slices: [number, number][] = [];
   let start = 0;
   let pending = 0;

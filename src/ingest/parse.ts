@@ -15,6 +15,7 @@ import { normalizeFrame } from "./normalize.ts";
 import type { Options } from "./option-readers.ts";
 import { readOrcFrame } from "./orc-frame.ts";
 import { readParquet } from "./parquet.ts";
+import { keepCanonicalParquet } from "./parquet-keep.ts";
 import { COMPRESSED, type Sniffed, sniff } from "./sniff.ts";
 import { type TableSchema, writeTable } from "./table-files.ts";
 
@@ -28,7 +29,7 @@ export type ParseRequest = {
   parserOptions: Options;
   /** Display name of the single table of non-workbook formats. */
   tableName: string;
-  /** Where table n is written as n.arrow. */
+  /** Where table n is written as n.arrow (or kept as n.parquet, see keepParquet). */
   tablesDir: string;
   /** A private folder for intermediate files. */
   scratch: string;
@@ -38,6 +39,12 @@ export type ParseRequest = {
    * (csv-chunks.ts), so memory stays bounded; 0 reads every CSV whole.
    */
   csvChunkBytes?: number | undefined;
+  /**
+   * A Parquet upload read with no options, that polars reads whole and of plain column types, is kept as it came as
+   * table 0 (0.parquet, a hard link: parquet-keep.ts) instead of being written again as Arrow. For stored files,
+   * whose tables are read through table-files.ts; a dataset's own tables stay Arrow.
+   */
+  keepParquet?: boolean | undefined;
   /** Who asked (a user id): the parser pool (parse-pool.ts) takes turns between owners. */
   owner?: number | string | undefined;
 };
@@ -163,6 +170,15 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
     const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName, mark);
     mark("linkMs");
     if (linked) return [linked];
+  }
+  if (
+    request.keepParquet === true &&
+    request.fileType === "parquet" &&
+    file === request.rawPath &&
+    Object.keys(request.parserOptions).length === 0
+  ) {
+    const kept = await keepCanonicalParquet(file, path.join(request.tablesDir, "0.parquet"), request.tableName, mark);
+    if (kept) return [kept];
   }
   const frames = await readFrames(file, kind, request);
   mark("readMs");

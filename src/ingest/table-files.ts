@@ -1,8 +1,9 @@
 // Writes parsed tables as canonical Arrow IPC files and reads back their schemas.
+import { existsSync } from "node:fs";
 import { link, mkdir, open, readFile, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { RecordBatchStreamReader, type Schema, tableFromIPC } from "apache-arrow";
-import pl, { type DataFrame } from "nodejs-polars";
+import pl, { type DataFrame, type LazyDataFrame } from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { pandasDtypes } from "./dtype-names.ts";
 
@@ -67,15 +68,42 @@ async function describe(path: string, name: string, rows: number, frame?: DataFr
   };
 }
 
-/** Reads a stored table back. nodejs-polars' readIPC cannot take a path (it mistakes valid files for bad footers); the scanner can. */
-export function readTable(path: string): DataFrame {
-  return pl.scanIPC(path).collectSync();
+const ARROW = ".arrow";
+
+/**
+ * Where a stored table is. A stored file's table n is n.arrow, or n.parquet when its Parquet upload was kept as it
+ * came (parquet-keep.ts): readers name the .arrow path and go through this module (readTable, scanTable,
+ * linkTable), which finds whichever is there.
+ */
+export function storedTablePath(path: string): string {
+  if (!path.endsWith(ARROW) || existsSync(path)) return path;
+  const parquet = `${path.slice(0, -ARROW.length)}.parquet`;
+  return existsSync(parquet) ? parquet : path;
 }
 
-/** Stores an existing canonical table under a second name (a hard link: no copy) and describes it. */
+/**
+ * A stored table, lazily (see storedTablePath). nodejs-polars' readIPC cannot take a path (it mistakes valid files
+ * for bad footers); the scanner can.
+ */
+export function scanTable(path: string): LazyDataFrame {
+  const found = storedTablePath(path);
+  return found.endsWith(".parquet") ? pl.scanParquet(found) : pl.scanIPC(found);
+}
+
+/** Reads a stored table back (see storedTablePath). */
+export function readTable(path: string): DataFrame {
+  return scanTable(path).collectSync();
+}
+
+/**
+ * Stores an existing canonical table under a second name (a hard link: no copy) and describes it. A table kept as
+ * Parquet is written there as Arrow (`path` is always an Arrow table).
+ */
 export async function linkTable(existing: string, path: string, name: string, rows: number): Promise<TableSchema> {
+  const found = storedTablePath(existing);
+  if (!found.endsWith(ARROW)) return writeTable(readTable(found), path, name);
   await mkdir(dirname(path), { recursive: true });
   await rm(path, { force: true });
-  await link(existing, path);
+  await link(found, path);
   return describe(path, name, rows);
 }
