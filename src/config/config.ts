@@ -27,6 +27,14 @@ export type Config = Readonly<{
   csvChunkBytes: number;
   /** An upload still parsing after this long stops its parser process and fails. */
   parseTimeoutSeconds: number;
+  /** Parser processes (uploads parsed at once); one user holds at most all but one of them. */
+  parserProcesses: number;
+  /** Memory cap of each parser process, in MiB: past it the upload fails with 413. */
+  parserMaxMemoryMb: number;
+  /** Table shape limits of uploads: columns, column-name length in UTF-8 bytes, JSON nesting depth. */
+  parseMaxColumns: number;
+  parseMaxColumnNameBytes: number;
+  parseMaxNestingDepth: number;
   maxCompressionRatio: number;
   publicUrl: string | undefined;
   /** CORS_ORIGINS: other origins whose pages may call the API with credentials; the service's own always may. */
@@ -193,6 +201,11 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
     parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
+    parserProcesses: int(env, "PARSER_PROCESSES", 2, 1),
+    parserMaxMemoryMb: int(env, "PARSER_MAX_MEMORY_MB", 4096, 128),
+    parseMaxColumns: int(env, "PARSE_MAX_COLUMNS", 4096, 1),
+    parseMaxColumnNameBytes: int(env, "PARSE_MAX_COLUMN_NAME_BYTES", 1024, 1),
+    parseMaxNestingDepth: int(env, "PARSE_MAX_NESTING_DEPTH", 1024, 1),
     publicUrl,
     corsOrigins: corsOrigins(env),
     frameAncestors: frameAncestors(env),

@@ -19,7 +19,8 @@ export type DecompressLimits = {
   floorBytes: number;
 };
 
-function budgetFor(inputBytes: number, limits: DecompressLimits): number {
+/** The most bytes `inputBytes` of compressed data may expand to: every inflation path is held to it. */
+export function inflationBudget(inputBytes: number, limits: DecompressLimits): number {
   return Math.min(limits.maxBytes, Math.max(limits.floorBytes, inputBytes * limits.maxRatio));
 }
 
@@ -153,7 +154,7 @@ export async function decompressFile(
   compression: Exclude<Compression, "">,
   limits: DecompressLimits,
 ): Promise<number> {
-  const budget = budgetFor((await stat(source)).size, limits);
+  const budget = inflationBudget((await stat(source)).size, limits);
   try {
     if (compression === "gzip") await gunzip(source, target, budget);
     else if (compression === "xz") await unxz(source, target, budget);

@@ -27,7 +27,9 @@ type Xlsx = typeof XLSX;
 function sheetFrame(xlsx: Xlsx, sheet: XLSX.WorkSheet, header: number | null): pl.DataFrame {
   // Rows of the sheet's used range; blank rows dropped as pandas' read_excel does.
   const rows = xlsx.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: null, raw: true });
-  const width = Math.max(0, ...rows.map((r) => r.length));
+  // A loop, not Math.max(...rows): a spread of a million rows overflows the stack.
+  let width = 0;
+  for (const row of rows) if (row.length > width) width = row.length;
   if (rows.length === 0 || width === 0) return pl.DataFrame({});
   const names =
     header === null

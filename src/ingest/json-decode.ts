@@ -11,13 +11,17 @@ export type PyValue = null | boolean | string | bigint | number | PyValue[] | Py
 
 export class JsonDecodeError extends Error {
   readonly offset: number;
-  constructor(message: string, offset: number) {
+  /** Set when the text nests deeper than the decoder was allowed to go. */
+  readonly depthLimit: number | undefined;
+  constructor(message: string, offset: number, depthLimit?: number) {
     super(message);
     this.offset = offset;
+    this.depthLimit = depthLimit;
   }
 }
 
-const MAX_DEPTH = 1024;
+/** ujson's own limit, pandas' too. */
+export const MAX_DEPTH = 1024;
 const TWO_63 = 2n ** 63n;
 const TWO_64 = 2n ** 64n;
 /** ujson's g_pow10: the fraction's scale, as the C literals 0.1, 0.01... */
@@ -29,9 +33,10 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * Decodes text as pandas' ujson does. With preciseFloat, floats are read exactly (strtod), and one that
- * overflows or falls below the normal range is refused as strtod's ERANGE makes ujson refuse it.
+ * overflows or falls below the normal range is refused as strtod's ERANGE makes ujson refuse it. Arrays and
+ * objects nest at most `maxDepth` deep.
  */
-export function decodeJson(text: string, preciseFloat = false): PyValue {
+export function decodeJson(text: string, preciseFloat = false, maxDepth = MAX_DEPTH): PyValue {
   let at = 0;
   let depth = 0;
   const fail = (message: string): never => {
@@ -154,7 +159,7 @@ export function decodeJson(text: string, preciseFloat = false): PyValue {
     const c = text[at];
     if (c === "{" || c === "[") {
       depth += 1;
-      if (depth > MAX_DEPTH) fail("Reached object decoding depth limit");
+      if (depth > maxDepth) throw new JsonDecodeError("Reached object decoding depth limit", at, maxDepth);
       const out = c === "{" ? object() : array();
       depth -= 1;
       return out;

@@ -2,6 +2,7 @@
 import { createInterface } from "node:readline";
 import { isAppError } from "../errors/app-error.ts";
 import { type ParseRequest, type ParseTimings, parseUpload } from "./parse.ts";
+import { publicFailure } from "./parse-failure.ts";
 
 export type ParseReply = { id: number; timings?: ParseTimings } & (
   | { schemas: Awaited<ReturnType<typeof parseUpload>> }
@@ -22,12 +23,14 @@ lines.on("line", async (line) => {
     reply({ id, timings, schemas });
   } catch (error) {
     timings.parserMs = performance.now() - started;
-    if (isAppError(error)) reply({ id, timings, error: { code: error.code, message: error.message, details: error.details ?? {} } });
-    else reply({ id, timings, error: { code: "INTERNAL", message: (error as Error)?.message ?? String(error), details: {} } });
+    const answer = publicFailure(error);
+    // What the answer leaves out (a native library's own words, a stack) goes to the server's log.
+    if (answer.logged) process.stderr.write(`parse failure: ${answer.logged.replace(/\s+/g, " ").slice(0, 4000)}\n`);
+    reply({ id, timings, error: { code: answer.code, message: answer.message, details: isAppError(error) ? (error.details ?? {}) : {} } });
   }
   // Answered: now let V8 collect the polars frames of this upload. V8 does not see the native memory they
   // hold, and this process makes too little JavaScript garbage to collect them soon on its own (started
-  // with --expose-gc by parse-sandbox.ts).
+  // with --expose-gc by parse-process.ts).
   setImmediate(() => (globalThis as { gc?: () => void }).gc?.());
 });
 // The parent closing stdin (or exiting) ends this process.

@@ -1,6 +1,7 @@
 // Turns one upload into Arrow tables: check the bytes against what was declared, decompress, read, write.
 import { mkdir, open, stat } from "node:fs/promises";
 import path from "node:path";
+import { constants, inflateSync } from "node:zlib";
 import type pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { keepArrowDictionaries, readArrow } from "./arrow-ipc.ts";
@@ -10,14 +11,16 @@ import { type DecompressLimits, decompressFile } from "./decompress.ts";
 import { encodeDictionaries } from "./dictionary-columns.ts";
 import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
+import { checkArrowInflation, checkParquetInflation } from "./inflation-budget.ts";
 import { readJson } from "./json.ts";
 import { normalizeFrame } from "./normalize.ts";
 import type { Options } from "./option-readers.ts";
 import { readOrcFrame } from "./orc-frame.ts";
 import { readParquet } from "./parquet.ts";
 import { keepCanonicalParquet } from "./parquet-keep.ts";
-import { COMPRESSED, type Sniffed, sniff } from "./sniff.ts";
+import { COMPRESSED, DECLARABLE, type Sniffed, sniff } from "./sniff.ts";
 import { type TableSchema, writeTable } from "./table-files.ts";
+import { checkColumns, checkCsvHeader, DEFAULT_TABLE_LIMITS, type TableLimits } from "./table-limits.ts";
 
 export const DEFAULT_CSV_CHUNK_BYTES = 16 << 20;
 
@@ -39,13 +42,15 @@ export type ParseRequest = {
    * (csv-chunks.ts), so memory stays bounded; 0 reads every CSV whole.
    */
   csvChunkBytes?: number | undefined;
+  /** Columns, column-name length and nesting depth allowed (DEFAULT_TABLE_LIMITS when absent). */
+  tableLimits?: TableLimits | undefined;
   /**
    * A Parquet upload read with no options, that polars reads whole and of plain column types, is kept as it came as
    * table 0 (0.parquet, a hard link: parquet-keep.ts) instead of being written again as Arrow. For stored files,
    * whose tables are read through table-files.ts; a dataset's own tables stay Arrow.
    */
   keepParquet?: boolean | undefined;
-  /** Who asked (a user id): the parser pool (parse-pool.ts) takes turns between owners. */
+  /** Who asked (a user id): the parser processes (parse-sandbox.ts) take turns between owners. */
   owner?: number | string | undefined;
 };
 
@@ -67,14 +72,29 @@ function stageClock(timings: ParseTimings): StageMark {
 
 const failed = (message: string, details: Record<string, unknown> = {}) => new AppError("PARSE_FAILED", message, { details });
 
+/** Bytes read to sniff a file; a zlib header is confirmed by inflating them. */
+const HEAD_BYTES = 4096;
+
 async function head(file: string): Promise<Sniffed> {
   const handle = await open(file, "r");
   try {
-    const bytes = Buffer.alloc(8);
-    const { bytesRead } = await handle.read(bytes, 0, 8, 0);
-    return sniff(bytes.subarray(0, bytesRead));
+    const bytes = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(bytes, 0, HEAD_BYTES, 0);
+    const kind = sniff(bytes.subarray(0, bytesRead));
+    return kind === "zlib" && !inflates(bytes.subarray(0, bytesRead)) ? "unknown" : kind;
   } finally {
     await handle.close();
+  }
+}
+
+/** Whether the start of a stream inflates as zlib (text that happens to begin "x^" does not). */
+function inflates(bytes: Buffer): boolean {
+  try {
+    inflateSync(bytes, { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: 1 << 20 });
+    return true;
+  } catch (error) {
+    // Output past the cap is still zlib.
+    return (error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
   }
 }
 
@@ -91,6 +111,12 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
   const { fileType, compression } = request;
   if (stage === "raw") {
     const isXlsxZip = fileType === "xlsx" && kind === "zip";
+    if (COMPRESSED.includes(kind) && !DECLARABLE.includes(kind)) {
+      // polars would inflate these itself, without any limit.
+      throw failed(`the data is ${kind}-compressed, which uploads do not take; decompress it, or compress it with gzip, bz2, xz or zip`, {
+        sniffed: kind,
+      });
+    }
     if (compression === "" && COMPRESSED.includes(kind) && !isXlsxZip) {
       throw failed(`the data is ${kind}-compressed but file_compression is ''; set file_compression to "${kind}"`, { sniffed: kind });
     }
@@ -98,6 +124,13 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
       throw failed(`file_compression is "${compression}" but the data is not ${compression} (it looks like ${kind})`, { sniffed: kind });
     }
     if (compression !== "") return;
+  } else if (COMPRESSED.includes(kind) && !(fileType === "xlsx" && kind === "zip")) {
+    throw failed(
+      `the ${compression} data holds ${kind}-compressed data: compression inside compression is refused; compress the data once`,
+      {
+        sniffed: kind,
+      },
+    );
   }
   const expected = EXPECTED[fileType];
   if (expected && !expected.includes(kind)) {
@@ -118,14 +151,14 @@ function checkDeclared(kind: Sniffed, request: ParseRequest, stage: "raw" | "dec
 /** A parsed table; `dictionaries` names columns to store as Arrow dictionaries (category columns polars cannot hold). */
 type ReadTable = { name: string; frame: pl.DataFrame; dictionaries?: string[] };
 
-async function readFrames(file: string, kind: Sniffed, request: ParseRequest): Promise<ReadTable[]> {
+async function readFrames(file: string, kind: Sniffed, request: ParseRequest, limits: TableLimits): Promise<ReadTable[]> {
   const { fileType, parserOptions: options, tableName } = request;
   const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
   switch (fileType) {
     case "csv":
       return one(await readCsv(file, options, request.compression, request.scratch, request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES));
     case "json": {
-      const { frame, categories } = await readJson(file, options);
+      const { frame, categories } = await readJson(file, options, limits);
       return [{ name: tableName, frame, dictionaries: categories }];
     }
     case "parquet":
@@ -147,6 +180,7 @@ async function readFrames(file: string, kind: Sniffed, request: ParseRequest): P
  */
 export async function parseUpload(request: ParseRequest, timings: ParseTimings = {}): Promise<TableSchema[]> {
   const mark = stageClock(timings);
+  const limits = request.tableLimits ?? DEFAULT_TABLE_LIMITS;
   if ((await stat(request.rawPath)).size === 0) throw failed("the upload is empty (0 bytes)", { byteOffset: 0 });
   let file = request.rawPath;
   let kind = await head(file);
@@ -160,6 +194,8 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
     checkDeclared(kind, request, "decompressed");
     mark("decompressMs");
   }
+  await checkBeforeReading(file, kind, request, limits);
+  mark("limitsMs");
   await mkdir(request.tablesDir, { recursive: true });
   if (
     request.fileType === "arrow" &&
@@ -169,7 +205,10 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
   ) {
     const linked = await linkCanonicalArrow(file, path.join(request.tablesDir, "0.arrow"), request.tableName, mark);
     mark("linkMs");
-    if (linked) return [linked];
+    if (linked) {
+      checkColumns(Object.keys(linked.dtypes), limits);
+      return [linked];
+    }
   }
   if (
     request.keepParquet === true &&
@@ -178,10 +217,14 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
     Object.keys(request.parserOptions).length === 0
   ) {
     const kept = await keepCanonicalParquet(file, path.join(request.tablesDir, "0.parquet"), request.tableName, mark);
-    if (kept) return [kept];
+    if (kept) {
+      checkColumns(Object.keys(kept.dtypes), limits);
+      return [kept];
+    }
   }
-  const frames = await readFrames(file, kind, request);
+  const frames = await readFrames(file, kind, request, limits);
   mark("readMs");
+  for (const { frame } of frames) checkColumns(frame.columns, limits);
   const schemas: TableSchema[] = [];
   for (const [index, { name, frame, dictionaries = [] }] of frames.entries()) {
     const stored = path.join(request.tablesDir, `${index}.arrow`);
@@ -196,6 +239,17 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
     mark("dictionariesMs");
   }
   return schemas;
+}
+
+/**
+ * What can be checked before a reader sees the data: the decoded size Parquet and Arrow metadata declare
+ * (held to the budget of the upload's stored size), and the header line of CSV.
+ */
+async function checkBeforeReading(file: string, kind: Sniffed, request: ParseRequest, limits: TableLimits): Promise<void> {
+  const stored = (await stat(request.rawPath)).size;
+  if (request.fileType === "parquet") await checkParquetInflation(file, stored, request.limits);
+  else if (request.fileType === "arrow") await checkArrowInflation(file, kind, stored, request.limits);
+  else if (request.fileType === "csv") await checkCsvHeader(file, request.parserOptions, limits);
 }
 
 /** The compression the bytes themselves show, for uploads that say "infer" (xlsx is a zip by nature). */

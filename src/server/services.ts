@@ -79,6 +79,13 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const parser = createParseSandbox({
     eager: options.parser !== "lazy",
     timeoutMs: config.parseTimeoutSeconds * 1000,
+    size: config.parserProcesses,
+    maxMemoryBytes: config.parserMaxMemoryMb * 1024 ** 2,
+    tableLimits: {
+      maxColumns: config.parseMaxColumns,
+      maxColumnNameBytes: config.parseMaxColumnNameBytes,
+      maxNestingDepth: config.parseMaxNestingDepth,
+    },
     onStderr: (text) => logger.warn("parser", { stderr: text.trim().slice(0, 2000) }),
   });
   // Small inputs may always expand to 256 MiB (or the absolute limit, if lower) whatever their ratio.

@@ -176,6 +176,21 @@ export function parseStripeFooter(bytes: Uint8Array): StripeFooter {
   return sf;
 }
 
+/**
+ * The format versions this reader knows: 0.11 and 0.12 (every writer since 2013; 0.11 when none is stored).
+ * A file of a later version (upstream's negative case version1999.orc says 19.99) is refused, not read as
+ * whatever its streams happen to decode to.
+ */
+function checkVersion(version: number[], psStart: number): void {
+  if (version.length === 0) return;
+  const [major, minor = 0] = version;
+  if (major === 0 && minor <= 12) return;
+  throw orcError(`the file is ORC format version ${version.join(".")}, which this reader does not know (it reads 0.11 and 0.12)`, {
+    byteOffset: psStart,
+    version: version.join("."),
+  });
+}
+
 /** Reads and checks the PostScript and Footer at the end of the file. */
 export function readTail(bytes: Uint8Array): OrcTail {
   const n = bytes.length;
@@ -201,6 +216,7 @@ export function readTail(bytes: Uint8Array): OrcTail {
   if (postScript.magic !== undefined && postScript.magic !== "ORC") {
     throw orcError(`bad PostScript magic ${JSON.stringify(postScript.magic)} (truncated or not ORC)`, { byteOffset: psStart });
   }
+  checkVersion(postScript.version, psStart);
   const { footerLength, metadataLength } = postScript;
   if (footerLength === 0) throw orcError("PostScript declares an empty footer", { byteOffset: psStart });
   if (footerLength + metadataLength > psStart - 3) {

@@ -1,0 +1,243 @@
+// One parser process (parse-child.ts), one upload at a time, held to a time limit and a memory cap (V8's heap
+// limit, and a watchdog on the resident memory that polars' native allocations count in).
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { AppError, isAppErrorCode } from "../errors/app-error.ts";
+import type { ParseRequest, ParseTimings } from "./parse.ts";
+import type { ParseReply } from "./parse-child.ts";
+import type { TableSchema } from "./table-files.ts";
+
+const CHILD = fileURLToPath(new URL("./parse-child.ts", import.meta.url));
+
+/** How to start the parser process under the runtime running the server (Deno runs it through its Node compatibility). */
+function command(heapMb: number | undefined): { bin: string; args: string[] } {
+  const heap = heapMb ? [`--max-old-space-size=${heapMb}`] : [];
+  if ("Deno" in globalThis) {
+    return {
+      bin: process.execPath,
+      args: [
+        "run",
+        `--v8-flags=${["--expose-gc", ...heap].join(",")}`,
+        "--allow-env",
+        "--allow-read",
+        "--allow-write",
+        "--allow-ffi",
+        "--allow-sys",
+        CHILD,
+      ],
+    };
+  }
+  return { bin: process.execPath, args: ["--expose-gc", ...heap, CHILD] };
+}
+
+/** The resident memory of a process, in bytes, from /proc (Linux); undefined where it cannot be read. */
+async function residentBytes(pid: number): Promise<number | undefined> {
+  try {
+    const status = await readFile(`/proc/${pid}/status`, "latin1");
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) * 1024;
+  } catch {
+    return undefined;
+  }
+}
+
+/** What V8 prints as it gives up on a full heap. */
+const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit|Ineffective mark-compacts near heap limit/;
+
+export type ParserProcessOptions = {
+  onStderr?: (text: string) => void;
+  timeoutMs?: number;
+  /** Most memory the process may use while it parses (V8's heap limit too); 0 or absent: no cap. */
+  maxMemoryBytes?: number;
+  /** How often the watchdog reads the process's resident memory. */
+  pollMs?: number;
+};
+
+export type ParserProcess = {
+  /** Starts the process now (it starts at the first parse otherwise). */
+  start(): void;
+  /** Parses one upload; the caller sends the next only after this one settles. */
+  parse(request: ParseRequest, timings: ParseTimings): Promise<TableSchema[]>;
+  close(): Promise<void>;
+};
+
+type Job = { id: number; timings: ParseTimings; resolve(schemas: TableSchema[]): void; reject(error: Error): void };
+
+export function memoryError(maxBytes: number): AppError {
+  const mb = Math.round(maxBytes / 1024 ** 2);
+  return new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `parsing the file needed more than ${mb} MiB of memory, the parser's limit (PARSER_MAX_MEMORY_MB)`,
+    {
+      details: { limit: maxBytes, setting: "PARSER_MAX_MEMORY_MB" },
+    },
+  );
+}
+
+export function createParserProcess(options: ParserProcessOptions = {}): ParserProcess {
+  const cap = options.maxMemoryBytes ?? 0;
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let ready: Promise<void> | undefined;
+  let current: Job | undefined;
+  /** Why the process was stopped under the current job: then the job is told that, not "it stopped". */
+  let stopped: "timeout" | "memory" | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let watchdog: ReturnType<typeof setInterval> | undefined;
+  let serial = 0;
+  let closed = false;
+
+  function stopTimers(): void {
+    clearTimeout(timer);
+    clearInterval(watchdog);
+    timer = undefined;
+    watchdog = undefined;
+  }
+
+  function lostJob(code: number | null, signal: NodeJS.Signals | null): Error {
+    if (stopped === "memory") return memoryError(cap);
+    if (stopped === "timeout") {
+      return new AppError("PARSE_FAILED", `the file could not be parsed within ${Math.round((options.timeoutMs ?? 0) / 1000)} s`, {
+        details: { parser: "timed out" },
+      });
+    }
+    return new AppError("PARSE_FAILED", "the file could not be parsed: it made the parser stop", {
+      details: { parser: signal ?? `exit code ${code}` },
+    });
+  }
+
+  function start(): void {
+    if (child || closed) return;
+    const { bin, args } = command(cap ? Math.max(64, Math.floor(cap / 1024 ** 2)) : undefined);
+    const started = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], env: process.env });
+    child = started;
+    stopped = undefined;
+    // What the parser prints (a native library's last words, say), a line at a time.
+    createInterface({ input: started.stderr }).on("line", (line) => {
+      if (current && child === started && HEAP_EXHAUSTED.test(line)) stopped ??= "memory";
+      if (line.trim()) options.onStderr?.(line);
+    });
+    ready = new Promise<void>((resolve, reject) => {
+      createInterface({ input: started.stdout }).on("line", (line) => {
+        let message: ParseReply | { ready: true };
+        try {
+          message = JSON.parse(line) as ParseReply | { ready: true };
+        } catch {
+          // Not an answer: something in the parser printed to stdout.
+          options.onStderr?.(line);
+          return;
+        }
+        if ("ready" in message) resolve();
+        else settle(message);
+      });
+      started.once("exit", (code, signal) => {
+        reject(new Error(`the parser process ended (${signal ?? `exit code ${code}`})`));
+        if (child !== started) return;
+        child = undefined;
+        stopTimers();
+        const lost = current;
+        current = undefined;
+        lost?.reject(lostJob(code, signal));
+        stopped = undefined;
+      });
+    });
+    // An early failure is reported to the job that waits for it.
+    ready.catch(() => {});
+    started.unref();
+    for (const stream of [started.stdin, started.stdout, started.stderr]) (stream as unknown as { unref?(): void }).unref?.();
+  }
+
+  function settle(message: ParseReply): void {
+    const job = current;
+    if (!job || job.id !== message.id) return;
+    current = undefined;
+    stopTimers();
+    Object.assign(job.timings, message.timings);
+    if ("schemas" in message) job.resolve(message.schemas);
+    else if (isAppErrorCode(message.error.code) && message.error.code !== "INTERNAL") {
+      job.reject(new AppError(message.error.code, message.error.message, { details: message.error.details }));
+    } else job.reject(new Error(message.error.message));
+    void recycleIfSwollen();
+  }
+
+  /** A process that kept much of a large upload's memory starts afresh, so the next upload has the whole cap. */
+  async function recycleIfSwollen(): Promise<void> {
+    const running = child;
+    if (!cap || !running?.pid) return;
+    const rss = await residentBytes(running.pid);
+    if (rss === undefined || rss < cap / 2 || current || child !== running) return;
+    child = undefined;
+    running.stdin.end();
+    running.kill("SIGKILL");
+  }
+
+  function watch(running: ChildProcessWithoutNullStreams, job: Job): void {
+    if (options.timeoutMs) {
+      timer = setTimeout(() => {
+        if (current !== job) return;
+        stopped = "timeout";
+        running.kill("SIGKILL");
+      }, options.timeoutMs);
+      timer.unref?.();
+    }
+    if (cap && running.pid) {
+      const pid = running.pid;
+      let reading = false;
+      watchdog = setInterval(async () => {
+        if (reading) return;
+        reading = true;
+        const rss = await residentBytes(pid);
+        reading = false;
+        if (current !== job || rss === undefined || rss <= cap) return;
+        stopped = "memory";
+        running.kill("SIGKILL");
+      }, options.pollMs ?? 50);
+      watchdog.unref?.();
+    }
+  }
+
+  return {
+    start,
+    parse(request, timings) {
+      if (closed) return Promise.reject(new Error("the parser is closed"));
+      if (current) return Promise.reject(new Error("the parser process is busy"));
+      start();
+      const sending = child as ChildProcessWithoutNullStreams;
+      const queued = performance.now();
+      return new Promise<TableSchema[]>((resolve, reject) => {
+        const job: Job = { id: ++serial, timings, resolve, reject };
+        current = job;
+        ready?.then(
+          () => {
+            if (current !== job) return;
+            timings.queueMs = (timings.queueMs ?? 0) + (performance.now() - queued);
+            sending.stdin.write(`${JSON.stringify({ id: job.id, request })}\n`);
+            watch(sending, job);
+          },
+          (error: Error) => {
+            if (current !== job) return;
+            current = undefined;
+            job.reject(new AppError("PARSE_FAILED", `the file could not be parsed: ${error.message}`));
+          },
+        );
+      });
+    },
+    async close() {
+      closed = true;
+      stopTimers();
+      const last = child;
+      child = undefined;
+      const lost = current;
+      current = undefined;
+      lost?.reject(new Error("the parser is closed"));
+      if (!last || last.exitCode !== null || last.signalCode !== null) return;
+      const exited = new Promise<void>((resolve) => last.once("exit", () => resolve()));
+      // Held again until it has ended: unreferenced, the process could finish before the exit arrives.
+      last.ref();
+      last.stdin.end();
+      last.kill();
+      await exited;
+    },
+  };
+}
