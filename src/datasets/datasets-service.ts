@@ -14,7 +14,7 @@ import { AppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { inferCompression, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
-import { linkTable, readTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
+import { linkTable, readTable, scanTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
@@ -162,7 +162,7 @@ export function createDatasetService(deps: {
     edgeBindings: Record<string, string>,
   ): Materialized | undefined {
     try {
-      const scan = pl.scanIPC(file);
+      const scan = scanTable(file);
       const columns = scan.columns;
       const bound = [...new Set(Object.values(edgeBindings))].filter((c) => columns.includes(c));
       const trial = materialize({ edges: scan.select(...bound).collectSync(), nodes, nodeBindings, edgeBindings });
