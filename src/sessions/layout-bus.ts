@@ -58,8 +58,22 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
   const subscribed = new Map<string, Promise<void>>();
   /** Sessions whose last published frame reached no other instance, until when publishing pauses. */
   const quietUntil = new Map<string, number>();
-  void subscriber.subscribe(CONTROL).catch(() => {});
-  // After a reconnect ioredis subscribes again to the channels it had.
+  // After a reconnect ioredis subscribes again to the channels it had; one whose SUBSCRIBE failed (Redis away at the
+  // time) it never had, so it is sent again here once the connection is back.
+  const failed = new Set<string>();
+  const subscribeTo = (channel: string): Promise<void> =>
+    subscriber.subscribe(channel).then(
+      () => {},
+      () => {
+        if (channel === CONTROL || watched.has(channel.slice(FRAME_PREFIX.length))) failed.add(channel);
+      },
+    );
+  subscriber.on("ready", () => {
+    const again = [...failed];
+    failed.clear();
+    for (const channel of again) void subscribeTo(channel);
+  });
+  void subscribeTo(CONTROL);
 
   subscriber.on("messageBuffer", (channelBytes: Buffer, message: Buffer) => {
     const channel = channelBytes.toString("latin1");
@@ -93,14 +107,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
     watch(sessionId) {
       const count = watched.get(sessionId) ?? 0;
       watched.set(sessionId, count + 1);
-      if (count === 0)
-        subscribed.set(
-          sessionId,
-          subscriber.subscribe(FRAME_PREFIX + sessionId).then(
-            () => {},
-            () => {},
-          ),
-        );
+      if (count === 0) subscribed.set(sessionId, subscribeTo(FRAME_PREFIX + sessionId));
     },
     unwatch(sessionId) {
       const count = (watched.get(sessionId) ?? 1) - 1;
@@ -110,6 +117,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
       }
       watched.delete(sessionId);
       subscribed.delete(sessionId);
+      failed.delete(FRAME_PREFIX + sessionId);
       void subscriber.unsubscribe(FRAME_PREFIX + sessionId).catch(() => {});
     },
     watching: (sessionId) => subscribed.get(sessionId) ?? Promise.resolve(),

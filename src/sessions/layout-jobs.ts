@@ -11,7 +11,7 @@ import type { DatasetService } from "../datasets/datasets-service.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { Logger } from "../server/logger.ts";
 import type { Db } from "../store/prisma.ts";
-import type { RedisClients } from "../store/redis.ts";
+import { type RedisClients, redisUnavailable } from "../store/redis.ts";
 import { type ControlMessage, createLayoutBus, type LayoutBus, type LayoutCommandAction } from "./layout-bus.ts";
 import { findAnyLayout, type LiveLayout, maxIterOf, parseLiveLayout, parseLiveParams } from "./layout-entry.ts";
 import { createLayoutFanout, type FrameListener } from "./layout-fanout.ts";
@@ -137,6 +137,8 @@ export function createSessionLayouts(deps: {
       await runner.command(job.sessionId, action, params);
       return;
     }
+    // Redis away: the instance running the job cannot be reached; say so now rather than after REPLY_MS.
+    if (deps.redis && !deps.redis.available()) throw redisUnavailable();
     const requestId = randomBytes(8).toString("hex");
     const answered = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
