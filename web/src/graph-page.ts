@@ -11,7 +11,7 @@ import { createFilterPanel, type FilterPanel } from "./filter-panel.ts";
 import type { ColumnFilter } from "./filter-state.ts";
 import { createFilterTable, type FilterTable } from "./filter-table.ts";
 import { datasetLayoutColumns, type GraphModel, loadGraph, reloadStyle, shapeSignature, styleSignature } from "./graph-model.ts";
-import { createGraphView, type GraphView } from "./graph-view.ts";
+import { createGraphView, type GraphView, type HoverChange } from "./graph-view.ts";
 import { createHoverCard, type HoverCard } from "./hover-card.ts";
 import { createInspector, type Inspector } from "./inspector.ts";
 import { neighboursOf } from "./inspector-neighbour-ids.ts";
@@ -467,11 +467,14 @@ class GraphPage {
     this.hovered = index;
     this.labels.setHovered(index);
     this.hoverCard.show(index);
-    this.highlight(index ?? (this.selection?.kind === "node" ? this.selection.index : undefined), true);
+    this.highlight(
+      index ?? (this.selection?.kind === "node" ? this.selection.index : undefined),
+      index === undefined ? "unhover" : "hover",
+    );
   }
 
   /** Greys out everything but a node and its neighbors (hover, or the selection when nothing is hovered). */
-  private highlight(index: number | undefined, hover = false): void {
+  private highlight(index: number | undefined, hover?: HoverChange): void {
     if (index === undefined) {
       if (this.selection?.kind === "link") return;
       this.view.setHighlight(undefined, undefined, hover);

@@ -25,6 +25,9 @@ export type GraphViewEvents = {
   nodeHover(index: number | undefined): void;
 };
 
+/** Why a highlight changes: a node was hovered, or the hover left (see GraphView.setHighlight). */
+export type HoverChange = "hover" | "unhover";
+
 export type GraphView = {
   readonly graph: Graph;
   /** Draws the model at `positions` (x,y per node, already inside the space), fitted to the window. */
@@ -42,11 +45,11 @@ export type GraphView = {
   focusNode(index: number): void;
   setFocus(node: number | undefined, link: number | undefined): void;
   /**
-   * Greys out all but these nodes and links. `transient` (a hover's highlight) draws only while frames are cheap (or
-   * the graph small); while they are costly it waits for the next frame drawn for another reason, so no control waits
-   * on a frame drawn for a hover.
+   * Greys out all but these nodes and links. A hover's highlight ("hover") applies only while frames are cheap (or the
+   * graph small), so no control waits on a frame drawn for a hover; "unhover" (the highlight to go back to) draws only
+   * when a hover's highlight is on the canvas.
    */
-  setHighlight(nodes: number[] | undefined, links: number[] | undefined, transient?: boolean): void;
+  setHighlight(nodes: number[] | undefined, links: number[] | undefined, hover?: HoverChange): void;
   /** Moves every node to the given positions at once (a layout frame; kept by cosmos.gl, not copied). */
   showPositions(positions: Float32Array): void;
   /** Resolves once the canvas has been drawn again (after showPositions: with the new positions). */
@@ -132,6 +135,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
   let items = 0;
   /** Whether hover feedback may draw a frame: frames are cheap, or the graph is small. */
   const hoverDraws = () => !governor?.costly || items < SMALL_GRAPH;
+  /** Whether the highlight on the canvas is a hover's. */
+  let hoverShown = false;
   /** The hover ring and a hovered link's width are drawn by cosmos.gl: a frame, when frames are cheap. */
   const hoverChanged = () => {
     if (hoverDraws()) governor?.wake();
@@ -235,9 +240,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       graph?.setConfigPartial({ focusedPointIndex: node, focusedLinkIndex: link });
       governor?.wake();
     },
-    setHighlight(nodes, links, transient = false) {
+    setHighlight(nodes, links, hover) {
+      // A hover's highlight on a graph whose frames are costly is left out (not even uploaded): the hovered label and
+      // card show the hover; the canvas keeps the selection's highlight, so leaving the node has nothing to undo.
+      if (hover === "hover" && !hoverDraws()) return;
+      if (hover === "unhover" && !hoverShown && !hoverDraws()) return;
+      hoverShown = hover === "hover";
       graph?.setConfigPartial({ highlightedPointIndices: nodes, highlightedLinkIndices: links });
-      if (!transient || hoverDraws()) governor?.wake();
+      governor?.wake();
     },
     setLinksVisible(visible) {
       if (visible === linksVisible) return;

@@ -49,6 +49,8 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
   let aliveUntil = 0;
   let renders = 0;
   let frameMs = 0;
+  /** A costly frame woken from idle waits one animation frame, so what changed on the page with it shows first. */
+  let deferred = false;
   let destroyed = false;
   let waiting: (() => void)[] = [];
 
@@ -60,11 +62,15 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
   const tick = (now: number) => {
     raf = 0;
     if (destroyed || loop._isDestroyed) return;
+    if (deferred) {
+      deferred = false;
+      schedule();
+      return;
+    }
     const start = performance.now();
     renderFrame(now);
     renders++;
     const cost = performance.now() - start;
-    frameMs = cost;
     // The next animation frame comes once this one could be shown: the time until then is what the frame cost.
     requestAnimationFrame(() => {
       frameMs = Math.max(cost, performance.now() - start);
@@ -75,16 +81,20 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     waiting = [];
     for (const resolve of done) resolve();
     if (performance.now() >= aliveUntil) return;
-    if (cost < CHEAP_FRAME_MS) schedule();
+    // The pause after a frame: its own drawing, or what showing the last one took (software WebGL draws on the GPU
+    // side, after this call returns), whichever is longer.
+    const pause = Math.max(cost, frameMs);
+    if (pause < CHEAP_FRAME_MS) schedule();
     else
       cooldown = window.setTimeout(() => {
         cooldown = 0;
         schedule();
-      }, cost);
+      }, pause);
   };
 
   const wake = (ms = KEEP_ALIVE_MS) => {
     aliveUntil = Math.max(aliveUntil, performance.now() + ms);
+    if (!raf && !cooldown && frameMs > COSTLY_MS) deferred = true;
     schedule();
   };
 
