@@ -2,6 +2,7 @@
 // and the matched rows of its collections.
 // Served beside the static files rather than through GraphQL, which carries no binary; access is the same check.
 import { AppError, isAppError } from "../errors/app-error.ts";
+import { asDatabaseUnavailable } from "../errors/unavailable.ts";
 import { readTable } from "../ingest/table-files.ts";
 import { createContext } from "./context.ts";
 import type { Services } from "./services.ts";
@@ -16,8 +17,12 @@ function json(body: unknown, status = 200): Response {
 }
 
 function failure(error: unknown): Response {
-  if (isAppError(error)) return json({ success: false, error: { code: error.code, message: error.message } }, error.status);
-  throw error;
+  const known = isAppError(error) ? error : asDatabaseUnavailable(error);
+  if (!known) throw error;
+  const answer = json({ success: false, error: { code: known.code, message: known.message } }, known.status);
+  const retry = known.details?.retryAfterSeconds;
+  if (typeof retry === "number") answer.headers.set("retry-after", String(retry));
+  return answer;
 }
 
 export function createTableRoutes(services: Services) {

@@ -173,6 +173,42 @@ describe("a Postgres outage under a running gateway", () => {
     expect(table.height).toBe(3);
   });
 
+  it("an upload cut by the outage leaves the current version as it was and no new one", async () => {
+    const { db, blobs } = gateway.services;
+    const held = gate();
+    let holding = false;
+    const files: FileService = createFileService({
+      db,
+      blobs,
+      maxUploadBytes: 1 << 20,
+      decompress: { maxBytes: 1 << 24, maxRatio: 100, floorBytes: 1 << 20 },
+      parse: async (request, timings) => {
+        const schemas = await parseUpload(request, timings);
+        if (holding) {
+          held.reached();
+          await held.opened;
+        }
+        return schemas;
+      },
+    });
+    const created = await files.create(viewer, { fileType: "csv", name: "edges.csv" });
+    const kept = (await files.upload(viewer, created.id, new Blob([CSV]), true)).dataVersion as string;
+
+    holding = true;
+    const uploading = files.upload(viewer, created.id, new Blob(["src,dst\nx,y\n"]), true).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await held.arrived;
+    await proxy.down();
+    held.open();
+    expect(asDatabaseUnavailable(await uploading)?.code).toBe("UNAVAILABLE");
+    await proxy.up();
+
+    expect(await files.get(viewer, created.id)).toMatchObject({ isValid: true, dataVersion: kept });
+    expect(await versionsOf(created.id)).toEqual([kept]);
+  });
+
   it("a dataset build cut by the outage leaves no listed dataset and no tables", async () => {
     const { db, blobs, files } = gateway.services;
     const file = await files.create(viewer, { fileType: "csv", name: "edges.csv" });
