@@ -69,6 +69,8 @@ async function describe(path: string, name: string, rows: number, frame?: DataFr
 }
 
 const ARROW = ".arrow";
+const PARQUET = ".parquet";
+const isParquet = (path: string) => path.endsWith(PARQUET);
 
 /**
  * Where a stored table is. A stored file's table n is n.arrow, or n.parquet when its Parquet upload was kept as it
@@ -77,7 +79,7 @@ const ARROW = ".arrow";
  */
 export function storedTablePath(path: string): string {
   if (!path.endsWith(ARROW) || existsSync(path)) return path;
-  const parquet = `${path.slice(0, -ARROW.length)}.parquet`;
+  const parquet = `${path.slice(0, -ARROW.length)}${PARQUET}`;
   return existsSync(parquet) ? parquet : path;
 }
 
@@ -87,7 +89,7 @@ export function storedTablePath(path: string): string {
  */
 export function scanTable(path: string): LazyDataFrame {
   const found = storedTablePath(path);
-  return found.endsWith(".parquet") ? pl.scanParquet(found) : pl.scanIPC(found);
+  return isParquet(found) ? pl.scanParquet(found) : pl.scanIPC(found);
 }
 
 /** Reads a stored table back (see storedTablePath). */
@@ -101,7 +103,7 @@ export function readTable(path: string): DataFrame {
  */
 export async function linkTable(existing: string, path: string, name: string, rows: number): Promise<TableSchema> {
   const found = storedTablePath(existing);
-  if (!found.endsWith(ARROW)) return writeTable(readTable(found), path, name);
+  if (isParquet(found)) return writeTable(readTable(found), path, name);
   await mkdir(dirname(path), { recursive: true });
   await rm(path, { force: true });
   await link(found, path);
