@@ -6,6 +6,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isDatabaseUnavailable } from "../../src/errors/unavailable.ts";
 import type { McpSessionDirectory, McpSessionStart } from "../../src/mcp/session-directory.ts";
 import type { Execute } from "../execute.ts";
+import { callCredential } from "./credential.ts";
 import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure } from "./json-rpc.ts";
 import * as ops from "./operations.ts";
 import { type CheckedCall, createToolServer } from "./server.ts";
@@ -30,11 +31,11 @@ type Entry = {
   server: McpServer;
   lastSeen: number;
   /** The request the checks and tools run their operations with, for the credential last used on this session. */
-  carrier?: { authorization: string; request: Request };
+  carrier?: { key: string; request: Request };
 };
 
 type AccessData = {
-  caller: { id: number; assistantEnabled: boolean } | null;
+  caller: { id: number; assistantEnabled: boolean; grantDatasetId: string | null } | null;
   vizSession?: { id: string; isOwner: boolean; ownerAvailable: boolean } | null;
 };
 
@@ -202,13 +203,13 @@ export function createMcpFacade(options: McpFacadeOptions) {
 
   /** Credential, tool, arguments, account switch, session access and owner presence, in that order. */
   async function check(entry: Entry, request: Request, message: JsonRpcRequest, clientAddress: string): Promise<CheckedCall> {
-    const authorization = request.headers.get("authorization");
-    if (!authorization?.trim())
+    const credential = callCredential(request);
+    if (!credential)
       throw new McpFailure("UNAUTHENTICATED", "Missing credential: send Authorization: Bearer <KEY_ID>:<KEY> or Bearer <JWT>");
-    // Only the credential travels on: the tool endpoint never acts on a browser's cookie.
-    if (entry.carrier?.authorization !== authorization) {
-      const headers = { authorization, "content-type": "application/json" };
-      entry.carrier = { authorization, request: new Request(request.url, { method: "POST", headers }) };
+    // Only the credential travels on (facades/mcp/credential.ts).
+    if (entry.carrier?.key !== credential.key) {
+      const headers = { ...credential.headers, "content-type": "application/json" };
+      entry.carrier = { key: credential.key, request: new Request(request.url, { method: "POST", headers }) };
     }
     const carrier = entry.carrier.request;
     // one scope for the checks and the tool's own operation: the caller and the session are read once
@@ -228,6 +229,9 @@ export function createMcpFacade(options: McpFacadeOptions) {
     if (sessionId !== undefined && !access.caller) access = { ...((await guarded(run(ops.CALLER))) as AccessData), vizSession: null };
     const caller = access.caller ?? null;
     if (!caller) throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
+    // Of browser sessions, only a single-use link's reaches the tools (its dataset's read tools); others send a credential.
+    if (credential.viaCookie && caller.grantDatasetId === null)
+      throw new McpFailure("UNAUTHENTICATED", "Missing credential: send Authorization: Bearer <KEY_ID>:<KEY> or Bearer <JWT>");
 
     if (!tool) throw new McpFailure("METHOD_NOT_FOUND", `Unknown tool: ${JSON.stringify(params.name)}`);
     if (!argsOk) throw new McpFailure("INVALID_PARAMS", "arguments must be an object");

@@ -1,8 +1,8 @@
 // The GraphQL documents the tool endpoint runs: one per tool, plus the caller and session checks before a call.
 
-export const CALLER = `query McpCaller { caller { id assistantEnabled } }`;
+export const CALLER = `query McpCaller { caller { id assistantEnabled grantDatasetId } }`;
 
-export const ACCESS = `query McpAccess($id: ID!) { caller { id assistantEnabled } vizSession(id: $id) { id isOwner ownerAvailable } }`;
+export const ACCESS = `query McpAccess($id: ID!) { caller { id assistantEnabled grantDatasetId } vizSession(id: $id) { id isOwner ownerAvailable } }`;
 
 export const LIST_SESSIONS = `query McpSessions { vizSessions(mine: true) {
   id createdAt ownerAvailable revision { id } dataset { id name } } }`;

@@ -35,11 +35,15 @@ function publicUrlOf(request: Request, base: string | undefined): URL {
 export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
   const routes = options.routes ?? REST_ROUTES;
   const app = new Hono<RestEnv>({ strict: true });
+  /** Each request's own error body, for routes whose clients read one (RestRoute.errorBody). */
+  const errorShapes = new WeakMap<Request, Parameters<typeof errorResponse>[3]>();
 
   for (const route of routes) {
     app.on([...route.methods], route.path, async (c) => {
       const url = publicUrlOf(c.req.raw, options.publicUrl);
       const input: RouteInput = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: {}, url };
+      const errorBody = route.errorBody;
+      if (errorBody) errorShapes.set(c.req.raw, (error) => errorBody(error, input));
       if (route.rawBody) {
         const request = c.req.raw;
         const direct = c.env.requestBody;
@@ -94,8 +98,8 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
     return errorResponse("NOT_FOUND", hint ? `no route ${path}; did you mean ${twin}?` : `no route ${path}`, hint);
   });
 
-  app.onError((error) => {
-    if (error instanceof RestError) return errorResponse(error.code, error.message, error.details);
+  app.onError((error, c) => {
+    if (error instanceof RestError) return errorResponse(error.code, error.message, error.details, errorShapes.get(c.req.raw));
     const unavailable = asDatabaseUnavailable(error);
     if (unavailable) return errorResponse(unavailable.code, unavailable.message, unavailable.details);
     options.onUnexpected?.(error);

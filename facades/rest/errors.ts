@@ -22,13 +22,19 @@ export class RestError extends Error {
   }
 }
 
-export function errorResponse(code: AppErrorCode, message: string, details?: Record<string, unknown>): Response {
-  const body: RestErrorBody = {
-    success: false,
-    error: { code, message, ...(details ? { details } : {}) },
-    detail: message,
-    non_field_errors: [message],
-  };
+/**
+ * The error answer: this status and headers for every route; the body above, or the one a route gives its clients
+ * (`shape`, see RestRoute.errorBody).
+ */
+export function errorResponse(
+  code: AppErrorCode,
+  message: string,
+  details?: Record<string, unknown>,
+  shape?: (error: { code: AppErrorCode; message: string; details?: Record<string, unknown> }) => unknown,
+): Response {
+  const error = { code, message, ...(details ? { details } : {}) };
+  const shaped = shape?.(error);
+  const body = shaped ?? ({ success: false, error, detail: message, non_field_errors: [message] } satisfies RestErrorBody);
   const headers = new Headers({ "content-type": "application/json; charset=utf-8" });
   if (APP_ERROR_CODES[code] === 401) headers.set("www-authenticate", 'Bearer realm="api"');
   const retry = details?.retryAfterSeconds;

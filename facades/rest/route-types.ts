@@ -25,4 +25,9 @@ export type RestRoute = {
   variables(input: RouteInput): Record<string, unknown>;
   // biome-ignore lint/suspicious/noExplicitAny: the data shape is the document's, checked by tests.
   shape(data: any, input: RouteInput): Shaped;
+  /**
+   * The error body this route's clients read, when it is not the common one (facades/rest/errors.ts); undefined
+   * keeps the common one. The status stays the error code's.
+   */
+  errorBody?(error: { code: string; message: string; details?: Record<string, unknown> }, input: RouteInput): unknown;
 };

@@ -4,6 +4,7 @@
 import type { Context, Hono } from "hono";
 import { APP_ERROR_CODES, type AppErrorCode } from "../../src/errors/app-error.ts";
 import type { Execute } from "../execute.ts";
+import { sameOrigin } from "../same-origin.ts";
 import { ACCOUNT, type AccountData, CREATE_KEY, REVOKE_KEY } from "./account-operations.ts";
 import { type AccountView, accountPage, DATASETS_PER_PAGE } from "./account-page.ts";
 import { asJson } from "./json-request.ts";
@@ -20,20 +21,6 @@ const html = (body: string, status = 200) =>
 
 const codeOf = (result: Result) => result.errors?.[0]?.extensions?.code as AppErrorCode | undefined;
 const statusOf = (code: AppErrorCode | undefined) => (code && APP_ERROR_CODES[code]) || 500;
-
-/** True when the browser marks the request as sent by a page of this site. */
-export function sameOrigin(request: Request): boolean {
-  const site = request.headers.get("sec-fetch-site");
-  if (site) return site === "same-origin";
-  const origin = request.headers.get("origin");
-  const host = request.headers.get("host");
-  if (!origin || !host) return false;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
 
 function offsetOf(value: string | undefined): number {
   const n = Number(value ?? 0);

@@ -1,4 +1,5 @@
 // Single-use login links and forced logout (spec 5.6): admin operations, and the redemption the web facade runs.
+import { createGrantTokens, type GrantToken } from "../../src/auth/single-use/grant-tokens.ts";
 import { builder } from "../builder.ts";
 
 const SingleUseUrl = builder.objectRef<{ path: string; expiresAt: Date }>("SingleUseUrl").implement({
@@ -18,7 +19,27 @@ const SingleUseSignIn = builder.objectRef<{ token: string; expiresAt: Date; data
   }),
 });
 
+const GrantTokenRef = builder.objectRef<GrantToken>("GrantToken").implement({
+  description:
+    "A read-only bearer token for an assistant (the tool endpoint, GraphQL, REST) whose scope is exactly a single-use grant: its dataset, read-only, until the grant ends.",
+  fields: (t) => ({
+    token: t.exposeString("token", { description: "Send as `Authorization: Bearer <token>`." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When the grant (and the token) ends." }),
+    datasetId: t.exposeID("datasetId"),
+  }),
+});
+
 builder.mutationFields((t) => ({
+  issueGrantToken: t.field({
+    type: GrantTokenRef,
+    description:
+      "For a browser a single-use link signed in (its cookie, same-site JSON POST): a read-only token over the grant's dataset for an assistant. It ends with the grant, on sign-out and on a forced logout.",
+    resolve: async (_root, _args, ctx) =>
+      createGrantTokens({ tokens: ctx.services.tokens, browserSessions: ctx.services.browserSessions }).issue(
+        await ctx.requireViewer(),
+        ctx.sessionToken,
+      ),
+  }),
   generateSingleUseUrl: t.field({
     type: SingleUseUrl,
     description:

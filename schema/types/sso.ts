@@ -114,22 +114,20 @@ builder.queryFields((t) => ({
   }),
   ssoProviderSettings: t.field({
     type: [SsoProvider],
-    description: "Every SSO provider's settings but its secret (site admins).",
-    resolve: async (_root, _args, ctx) => {
-      await ctx.requireAdmin();
-      return ctx.services.sso.providers.list();
-    },
+    description:
+      "The settings but the secret of the SSO providers the caller manages: every one for site admins, their organizations' for organization owners and admins.",
+    resolve: async (_root, _args, ctx) => ctx.services.sso.admins.settings(await ctx.requireViewer()),
   }),
 }));
 
 builder.mutationFields((t) => ({
   createSsoProvider: t.field({
     type: SsoProvider,
-    description: "Adds an OpenID Connect provider, site-wide or for an organization (site admins).",
+    description:
+      "Adds an OpenID Connect provider: site-wide (site admins) or for an organization (site admins, and that organization's owners and admins).",
     args: { input: t.arg({ type: SsoProviderInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      await ctx.requireAdmin();
-      return ctx.services.sso.providers.create({
+      return ctx.services.sso.admins.create(await ctx.requireViewer(), {
         name: input.name,
         displayName: input.displayName ?? undefined,
         organization: input.organization ?? undefined,
@@ -142,11 +140,10 @@ builder.mutationFields((t) => ({
   }),
   updateSsoProvider: t.field({
     type: SsoProvider,
-    description: "Changes a provider's settings; absent fields stay (site admins).",
+    description: "Changes a provider's settings; absent fields stay (site admins; an organization's owners and admins for its providers).",
     args: { name: t.arg.string({ required: true }), input: t.arg({ type: SsoProviderUpdate, required: true }) },
     resolve: async (_root, { name, input }, ctx) => {
-      await ctx.requireAdmin();
-      return ctx.services.sso.providers.update(name, {
+      return ctx.services.sso.admins.update(await ctx.requireViewer(), name, {
         displayName: input.displayName ?? undefined,
         issuer: input.issuer ?? undefined,
         clientId: input.clientId ?? undefined,
@@ -156,12 +153,10 @@ builder.mutationFields((t) => ({
     },
   }),
   deleteSsoProvider: t.boolean({
-    description: "Removes a provider; accounts and their links to the issuer's subjects stay (site admins).",
+    description:
+      "Removes a provider; accounts and their links to the issuer's subjects stay (site admins; an organization's owners and admins for its providers).",
     args: { name: t.arg.string({ required: true }) },
-    resolve: async (_root, { name }, ctx) => {
-      await ctx.requireAdmin();
-      return ctx.services.sso.providers.remove(name);
-    },
+    resolve: async (_root, { name }, ctx) => ctx.services.sso.admins.remove(await ctx.requireViewer(), name),
   }),
   startSsoLogin: t.field({
     type: SsoStart,

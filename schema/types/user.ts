@@ -73,6 +73,11 @@ const CallerRef = builder.objectRef<Viewer>("Caller").implement({
     username: t.exposeString("username"),
     isAdmin: t.exposeBoolean("isAdmin"),
     assistantEnabled: t.exposeBoolean("assistantEnabled", { description: "Whether the tool endpoint (/mcp) is on for this account." }),
+    grantDatasetId: t.id({
+      nullable: true,
+      description: "For a single-use link's session or its grant token: the one dataset it reaches; null otherwise.",
+      resolve: (v) => v.grant?.datasetId ?? null,
+    }),
   }),
 });
 

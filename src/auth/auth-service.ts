@@ -91,6 +91,8 @@ export function createAuthService(deps: {
 
   async function refresh(token: string) {
     const claims = await tokens.verify(token);
+    // A grant's token lasts as long as its grant, and a fresh one would lose its scope.
+    if (claims.grant) throw new AppError("FORBIDDEN", "A single-use grant's token is not refreshed; it lasts as long as its grant.");
     if (Date.now() / 1000 > tokens.refreshableUntil(claims)) {
       throw new AppError("TOKEN_EXPIRED", "Token has expired.", {
         details: { reason: "refresh window since login has passed; log in again with full credentials" },

@@ -82,10 +82,33 @@ export function createAuthenticator(deps: {
     return { key, user };
   }
 
+  /**
+   * The viewer of a single-use grant's token: read-only over the grant's dataset, for as long as the grant's browser
+   * session lives (read afresh each time: signing out or a forced logout ends the token at once).
+   */
+  async function grantViewer(user: UserState, grant: { datasetId: string; sessionId: string }): Promise<Viewer> {
+    const session = await deps.browserSessions.byId(grant.sessionId);
+    if (!session || session.userId !== user.id || session.grantDatasetId !== grant.datasetId) {
+      throw new AppError("UNAUTHENTICATED", "Token was revoked: its single-use grant has ended.");
+    }
+    return {
+      userId: user.id,
+      username: user.username,
+      isAdmin: false,
+      assistantEnabled: user.assistantEnabled,
+      via: "jwt",
+      keyId: undefined,
+      loginAt: Math.floor(Date.now() / 1000),
+      org: undefined,
+      grant: { datasetId: grant.datasetId, readOnly: true },
+    };
+  }
+
   async function fromCredential(credential: Credential): Promise<Viewer> {
     if (credential.kind === "jwt") {
       const claims = await tokens.verify(credential.token);
       const user = await checkClaims(claims);
+      if (claims.grant) return grantViewer(user, claims.grant);
       return {
         userId: user.id,
         username: user.username,
@@ -135,9 +158,10 @@ export function createAuthenticator(deps: {
       loginAt: Math.floor(Date.now() / 1000),
       org: undefined,
     };
-    // A single-use link's session: that one dataset, no administration, no tool endpoint.
+    // A single-use link's session: that one dataset, no administration; the tool endpoint's read tools over it
+    // when the account has the assistant feature (facades/mcp/app.ts).
     if (session.grantDatasetId !== undefined) {
-      return { ...viewer, isAdmin: false, assistantEnabled: false, grant: { datasetId: session.grantDatasetId } };
+      return { ...viewer, isAdmin: false, grant: { datasetId: session.grantDatasetId, readOnly: false } };
     }
     return viewer;
   }

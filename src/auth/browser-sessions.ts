@@ -45,6 +45,16 @@ export function createBrowserSessions(db: Db, now: () => number = Date.now) {
     return { userId: found.userId, expiresAt: found.expiresAt };
   }
 
+  /**
+   * A live session by its stored id (the SHA-256 of its token), without extending it: what a single-use grant's
+   * token checks. Null when gone or expired.
+   */
+  async function byId(id: string): Promise<{ id: string; userId: number; expiresAt: Date; grantDatasetId: string | null } | null> {
+    const found = await db.browserSession.findUnique({ where: { id } });
+    if (!found || found.expiresAt.getTime() <= now()) return null;
+    return { id: found.id, userId: found.userId, expiresAt: found.expiresAt, grantDatasetId: found.grantDatasetId };
+  }
+
   async function invalidate(token: string): Promise<void> {
     await db.browserSession.deleteMany({ where: { id: idOf(token) } });
   }
@@ -54,7 +64,7 @@ export function createBrowserSessions(db: Db, now: () => number = Date.now) {
     await db.browserSession.deleteMany({ where: { userId } });
   }
 
-  return { create, validate, invalidate, invalidateUser };
+  return { create, validate, byId, idOf, invalidate, invalidateUser };
 }
 
 /** The session token from a Cookie header, if any. */

@@ -15,11 +15,24 @@ export type TokenClaims = {
   /** Personal key the login used, if any: revoking the key ends its tokens too. */
   keyId: string | undefined;
   org: string | undefined;
+  /**
+   * Set on a single-use grant's token (src/auth/single-use/grant-tokens.ts): the dataset it is held to and the
+   * browser session of the grant (its stored id), which must still be live for the token to work.
+   */
+  grant?: { datasetId: string; sessionId: string } | undefined;
 };
 
 export type TokenIssuerOptions = { secret: Uint8Array; ttlSeconds: number; refreshWindowSeconds: number };
 
 export type IssueInput = Pick<TokenClaims, "userId" | "username" | "loginAt" | "keyId" | "org">;
+
+/** The grant claim, when well formed; a malformed one is refused rather than read as no grant. */
+function grantOf(value: unknown): TokenClaims["grant"] {
+  if (value === undefined) return undefined;
+  const grant = value as { dataset?: unknown; session?: unknown } | null;
+  if (typeof grant?.dataset !== "string" || typeof grant.session !== "string") throw new AppError("UNAUTHENTICATED", "Token is malformed.");
+  return { datasetId: grant.dataset, sessionId: grant.session };
+}
 
 export type TokenIssuer = ReturnType<typeof createTokenIssuer>;
 
@@ -43,6 +56,45 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     return { token, claims: { ...input, issuedAt, expiresAt } };
   }
 
+  /**
+   * A read-only token for a single-use grant: it ends when the grant's browser session ends (`expiresAt`), is never
+   * refreshed, and carries the dataset and the session it stands for.
+   */
+  async function issueGrant(input: {
+    userId: number;
+    username: string;
+    datasetId: string;
+    sessionId: string;
+    expiresAt: Date;
+  }): Promise<{ token: string; claims: TokenClaims }> {
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = Math.floor(input.expiresAt.getTime() / 1000);
+    const token = await new SignJWT({
+      username: input.username,
+      auth_time: issuedAt,
+      grant: { dataset: input.datasetId, session: input.sessionId },
+    })
+      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setIssuer(ISSUER)
+      .setSubject(String(input.userId))
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(randomUUID())
+      .sign(secret);
+    const grant = { datasetId: input.datasetId, sessionId: input.sessionId };
+    const claims = {
+      userId: input.userId,
+      username: input.username,
+      loginAt: issuedAt,
+      issuedAt,
+      expiresAt,
+      keyId: undefined,
+      org: undefined,
+      grant,
+    };
+    return { token, claims };
+  }
+
   /** Verifies signature, issuer and expiry. Throws UNAUTHENTICATED (or TOKEN_EXPIRED) with a reason. */
   async function verify(token: string): Promise<TokenClaims> {
     try {
@@ -59,6 +111,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
         expiresAt: payload.exp,
         keyId: typeof payload.kid === "string" ? payload.kid : undefined,
         org: typeof payload.org === "string" ? payload.org : undefined,
+        grant: grantOf(payload.grant),
       };
     } catch (error) {
       if (error instanceof AppError) throw error;
@@ -72,5 +125,5 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     return claims.loginAt + refreshWindowSeconds;
   }
 
-  return { issue, verify, refreshableUntil, ttlSeconds };
+  return { issue, issueGrant, verify, refreshableUntil, ttlSeconds };
 }

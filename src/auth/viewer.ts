@@ -15,10 +15,11 @@ export type Viewer = {
   loginAt: number;
   org: string | undefined;
   /**
-   * Set for a browser session a single-use link opened (spec 5.6): the one dataset it may reach. Such a viewer is
-   * never an administrator, and only the operations of src/auth/single-use/scope-plugin.ts run for it.
+   * Set for a browser session a single-use link opened (spec 5.6), and for the read-only token such a session
+   * obtains for an assistant: the one dataset it may reach. Such a viewer is never an administrator, and only the
+   * operations of src/auth/single-use/scope-plugin.ts run for it (only its queries when `readOnly`).
    */
-  grant?: { datasetId: string };
+  grant?: { datasetId: string; readOnly: boolean };
 };
 
 /**

@@ -41,7 +41,16 @@ async function userOf(services: Services, username: string | undefined) {
 
 async function run(services: Services, noun: string, verb: string, flags: Flags): Promise<void> {
   if (noun === "org") return runOrgCommand(services.db, verb, flags);
-  if (noun === "sso") return runSsoCommand(services.sso.providers, verb, flags as SsoFlags);
+  if (noun === "sso") {
+    const as = (flags as SsoFlags).as;
+    const actor = as === undefined ? ({ site: true } as const) : await userOf(services, as);
+    return runSsoCommand(
+      services.sso.admins,
+      "site" in actor ? actor : { userId: actor.id, isAdmin: actor.isAdmin },
+      verb,
+      flags as SsoFlags,
+    );
+  }
   const command = `${noun} ${verb}`;
   switch (command) {
     case "user create": {
@@ -129,6 +138,7 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
         "client-secret": { type: "string" },
         "display-name": { type: "string" },
         domains: { type: "string" },
+        as: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     });

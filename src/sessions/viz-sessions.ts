@@ -67,10 +67,11 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
 
   const get = (viewer: Viewer, id: string) => viewable(viewer, id);
 
-  /** The caller's own sessions; administrators see all unless they ask for their own only. */
+  /** The caller's own sessions (a single-use grant's: on its dataset only); administrators see all unless they ask for their own. */
   function list(viewer: Viewer, options: { mine?: boolean } = {}) {
     const everyone = viewer.isAdmin && !options.mine;
-    return db.vizSession.findMany({ where: everyone ? {} : { ownerId: viewer.userId }, orderBy: { createdAt: "desc" }, take: 1000 });
+    const own = { ownerId: viewer.userId, ...(viewer.grant ? { datasetId: viewer.grant.datasetId } : {}) };
+    return db.vizSession.findMany({ where: everyone ? {} : own, orderBy: { createdAt: "desc" }, take: 1000 });
   }
 
   async function publish(sessionId: string, kind: VizSessionEvent["kind"]) {

@@ -16,6 +16,16 @@ const field = (input: RouteInput, name: string): string | null => {
 /** pygraphistry posts `client-type=pygraphistry` and wants JSON back; anything else is a browser to redirect. */
 const isPygraphistry = (input: RouteInput) => field(input, "client-type") === "pygraphistry";
 
+/** The routes pygraphistry calls: `api/v2/g/sso/...`, `api/v2/o/...`, the JWT collection, and its POSTs anywhere. */
+const speaksPygraphistry = (input: RouteInput) => /^\/api\/v2\/(g|o)\//.test(input.url.pathname) || isPygraphistry(input);
+
+/** pygraphistry's failure shape: it reads `status` and shows `message` (../shared/reference/graphistry-clients.md). */
+const pygraphistryError = (error: { code: string; message: string; details?: Record<string, unknown> }) => ({
+  status: "ERR",
+  message: error.message,
+  error,
+});
+
 const login: Omit<RestRoute, "path"> = {
   methods: ["GET", "POST"],
   body: { schema: "sso-login-body", required: false },
@@ -36,6 +46,7 @@ const login: Omit<RestRoute, "path"> = {
       body: { status: "OK", data: { state, auth_url: authUrl } },
     };
   },
+  errorBody: (error, input) => (speaksPygraphistry(input) ? pygraphistryError(error) : undefined),
 };
 
 const collect: Omit<RestRoute, "path"> = {
@@ -63,6 +74,7 @@ const collect: Omit<RestRoute, "path"> = {
       },
     };
   },
+  errorBody: (error) => pygraphistryError(error),
 };
 
 export const SSO_ROUTES: readonly RestRoute[] = [

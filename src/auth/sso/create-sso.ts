@@ -3,6 +3,7 @@ import type { Db } from "../../store/prisma.ts";
 import type { BrowserSessions } from "../browser-sessions.ts";
 import type { TokenIssuer } from "../tokens.ts";
 import { createOidcClient } from "./oidc-client.ts";
+import { createProviderAdmins } from "./provider-admins.ts";
 import { createSsoProviders } from "./providers.ts";
 import { createSecretBox } from "./secret-box.ts";
 import { createSsoService } from "./sso-service.ts";
@@ -15,5 +16,6 @@ export function createSso(deps: {
   publicUrl: string | undefined;
 }) {
   const providers = createSsoProviders({ db: deps.db, box: createSecretBox(deps.jwtSecret) });
-  return createSsoService({ ...deps, providers, oidc: createOidcClient() });
+  const service = createSsoService({ ...deps, providers, oidc: createOidcClient() });
+  return { ...service, admins: createProviderAdmins({ db: deps.db, providers }) };
 }
