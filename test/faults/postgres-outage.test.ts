@@ -120,7 +120,12 @@ describe("a Postgres outage under a running gateway", () => {
     expect(tool.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(((await tool.json()) as { error: { code: number } }).error.code).toBe(-32006);
 
+    const health = await call("/ht/");
+    expect(health.status).toBe(503);
+    expect(((await health.json()) as { failing: string[] }).failing).toContain("database");
+
     await proxy.up();
+    expect((await call("/ht/")).status).toBe(200);
     expect((await rest("/api/v2/files/")).status).toBe(200);
     expect((await graphql("{ files(limit: 5) { count } }")).status).toBe(200);
     const after = await mcp(
