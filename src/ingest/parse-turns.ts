@@ -13,15 +13,21 @@ export type Turns<T> = {
 };
 
 /**
- * Round robin between owners: after an owner's item starts, that owner goes to the back of the line, so one
- * owner's hundred uploads wait behind everyone else's next one. An owner runs at most `perOwner` items at
- * once: with that below the number of processes, one owner's slow files can never hold them all.
+ * Owners take turns: the next item comes from the waiting owner whose last turn is oldest (an owner never
+ * served first, then in order of arrival), so one owner's hundred uploads wait behind everyone else's next
+ * one. An owner runs at most `perOwner` items at once: with that below the number of processes, one owner's
+ * slow files can never hold them all.
  */
 export function createTurns<T>(perOwner: number): Turns<T> {
-  // A Map iterates in insertion order: deleting and setting again moves an owner to the back.
   const queues = new Map<string, T[]>();
   const running = new Map<string, number>();
+  /** When each owner last started an item (kept while it has items waiting or running). */
+  const lastTurn = new Map<string, number>();
+  let clock = 0;
   let waiting = 0;
+  const forget = (owner: string) => {
+    if (!queues.has(owner) && !running.has(owner)) lastTurn.delete(owner);
+  };
   return {
     push(owner, item) {
       const queue = queues.get(owner);
@@ -30,21 +36,25 @@ export function createTurns<T>(perOwner: number): Turns<T> {
       waiting += 1;
     },
     take() {
-      for (const [owner, queue] of queues) {
+      let chosen: string | undefined;
+      for (const owner of queues.keys()) {
         if ((running.get(owner) ?? 0) >= perOwner) continue;
-        const item = queue.shift() as T;
-        queues.delete(owner);
-        if (queue.length > 0) queues.set(owner, queue);
-        running.set(owner, (running.get(owner) ?? 0) + 1);
-        waiting -= 1;
-        return { owner, item };
+        if (chosen === undefined || (lastTurn.get(owner) ?? -1) < (lastTurn.get(chosen) ?? -1)) chosen = owner;
       }
-      return undefined;
+      if (chosen === undefined) return undefined;
+      const queue = queues.get(chosen) as T[];
+      const item = queue.shift() as T;
+      if (queue.length === 0) queues.delete(chosen);
+      running.set(chosen, (running.get(chosen) ?? 0) + 1);
+      lastTurn.set(chosen, ++clock);
+      waiting -= 1;
+      return { owner: chosen, item };
     },
     done(owner) {
       const count = (running.get(owner) ?? 0) - 1;
       if (count > 0) running.set(owner, count);
       else running.delete(owner);
+      forget(owner);
     },
     drain() {
       const all = [...queues.values()].flat();
