@@ -1,4 +1,5 @@
 // The timebar's window arithmetic, the filter table's sort and the CSV export of the filtered graph, in Node.
+/// <reference path="../../web/src/css-modules.d.ts" />
 import { Float64, Int32, Table, tableFromIPC, tableToIPC, Utf8, vectorFromArray } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import type { DataRoutes } from "../../web/src/data-routes.ts";

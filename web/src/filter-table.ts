@@ -33,22 +33,39 @@ export type FilterTable = {
   reset(): void;
 };
 
-/** One column of the table: its values per row (node row, or drawn link for edges), and whether it is a field. */
-type TableColumn = { name: string; field: boolean; value(index: number): string | number | null };
+/**
+ * One column of the table, per row (node row, or drawn link for edges): its value (numbers and times as numbers, for
+ * sorting; null: none) and its text (times in ISO 8601).
+ */
+type TableColumn = { name: string; value(index: number): string | number | null; text(index: number): string };
 
-/** The column's values from the panel's histogram: numbers (NaN: none), times as ISO 8601, text. */
-function valuesOf(histogram: Histogram, edgeRow: (index: number) => number): (index: number) => string | number | null {
-  if (histogram.kind === "text") return (index) => histogram.values[edgeRow(index)] ?? null;
+/** A column from the panel's histogram of it. */
+function columnOf(name: string, histogram: Histogram, edgeRow: (index: number) => number): TableColumn {
+  if (histogram.kind === "text") {
+    const value = (index: number) => histogram.values[edgeRow(index)] ?? null;
+    return { name, value, text: (index) => value(index) ?? "" };
+  }
   const values = histogram.values;
-  if (histogram.kind === "time")
-    return (index) => {
-      const value = values[edgeRow(index)] ?? Number.NaN;
-      return Number.isNaN(value) ? null : new Date(value).toISOString();
-    };
-  return (index) => {
-    const value = values[edgeRow(index)] ?? Number.NaN;
-    return Number.isNaN(value) ? null : value;
+  const value = (index: number) => {
+    const v = values[edgeRow(index)] ?? Number.NaN;
+    return Number.isNaN(v) ? null : v;
   };
+  const text =
+    histogram.kind === "time"
+      ? (index: number) => {
+          const v = value(index);
+          return v === null ? "" : new Date(v).toISOString();
+        }
+      : (index: number) => {
+          const v = value(index);
+          return v === null ? "" : formatValue(v);
+        };
+  return { name, value, text };
+}
+
+/** A column of labels. */
+function labelColumn(name: string, label: (index: number) => string | null): TableColumn {
+  return { name, value: label, text: (index) => label(index) ?? "" };
 }
 
 const collator = new Intl.Collator(undefined, { numeric: true });
@@ -224,15 +241,15 @@ export function createFilterTable(host: FilterTableHost, doc: Document = documen
       const fields: TableColumn[] = [];
       names.forEach((name, k) => {
         const histogram = histograms[k];
-        if (histogram) fields.push({ name, field: true, value: valuesOf(histogram, edgeRow) });
+        if (histogram) fields.push(columnOf(name, histogram, edgeRow));
       });
       const labels = allLabels(model);
       columns =
         shownAxis === "nodes"
-          ? [{ name: "label", field: false, value: (row) => labels[row] ?? null }, ...fields]
+          ? [labelColumn("label", (row) => labels[row] ?? null), ...fields]
           : [
-              { name: "source", field: false, value: (link) => labels[links[link * 2] ?? 0] ?? null },
-              { name: "target", field: false, value: (link) => labels[links[link * 2 + 1] ?? 0] ?? null },
+              labelColumn("source", (link) => labels[links[link * 2] ?? 0] ?? null),
+              labelColumn("target", (link) => labels[links[link * 2 + 1] ?? 0] ?? null),
               ...fields,
             ];
       const graphType = shownAxis === "nodes" ? "point" : "edge";
@@ -290,8 +307,7 @@ export function createFilterTable(host: FilterTableHost, doc: Document = documen
       tr.dataset.index = String(index);
       for (const column of columns) {
         const td = doc.createElement("td");
-        const value = isShown(index, column.name) ? column.value(index) : null;
-        td.textContent = value === null ? "" : formatValue(value);
+        td.textContent = isShown(index, column.name) ? column.text(index) : "";
         tr.append(td);
       }
       if (shownAxis === "nodes") {
