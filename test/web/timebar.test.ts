@@ -175,6 +175,14 @@ describe.skipIf(!available)(title, () => {
     const bins = binsOf(seen);
     const first = Math.round((paused.min - bins.min) / bins.width);
     await expectNodeWindow(first, first + 9);
+    // From the keyboard: arrows slide the window, Escape shows all times.
+    await page.locator("#timebar .timebar-bars").focus();
+    await page.keyboard.press("ArrowLeft");
+    await expectNodeWindow(first - 1, first + 8);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => state("filterHiddenNodes"), soon).toBe("0");
+    await page.locator("#timebar-forward").click();
+    await expectNodeWindow(0, 5);
     await page.locator("#timebar-clear").click();
     await expect.poll(() => state("filterHiddenNodes"), soon).toBe("0");
     expect(await page.locator("#timebar-window").textContent()).toBe("All times");

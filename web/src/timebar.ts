@@ -94,7 +94,8 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
   const bars = doc.createElement("div");
   bars.className = "timebar-bars";
   bars.setAttribute("role", "group");
-  bars.setAttribute("aria-label", "Drag across the timebar to keep a time window");
+  bars.setAttribute("aria-label", "Drag across the timebar to keep a time window; arrow keys slide it, Escape shows all times");
+  bars.tabIndex = 0;
   const axis = doc.createElement("div");
   axis.className = "timebar-axis";
   const start = doc.createElement("span");
@@ -270,6 +271,15 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
     render();
   });
 
+  bars.addEventListener("keydown", (event) => {
+    if (event.key !== "ArrowLeft" && event.key !== "ArrowRight" && event.key !== "Escape") return;
+    event.preventDefault();
+    // Escape here clears the window, not the page's selection.
+    event.stopPropagation();
+    stop();
+    if (event.key === "Escape") setWindow(undefined);
+    else step(event.key === "ArrowRight" ? 1 : -1);
+  });
   select.addEventListener("change", () => void show(select.value));
   back.addEventListener("click", () => {
     stop();
