@@ -17,6 +17,9 @@ const CREATE = `mutation($s: ID!, $n: String!) { createCollection(input: { sessi
 const SESSION = `query($id: ID!) { vizSession(id: $id) { revision { number } ownerAvailable collections { name } } }`;
 const RUN = `mutation($i: RunComputeJobInput!) { runComputeJob(input: $i) { id status } }`;
 const JOB = `query($id: ID!) { computeJob(id: $id) { status errorCode } }`;
+const PROGRESS = `subscription($id: ID!) { computeJobProgress(id: $id) { status } }`;
+/** A layout job that runs until cancelled (it checks for that every iteration). */
+const ENDLESS = { label: "fa2", library: "cugraph", alg: "force_atlas2", params: { max_iter: 1_000_000_000 } };
 
 async function request(url: string, path: string, init: RequestInit = {}) {
   const response = await fetch(`${url}${path}`, { ...init, signal: AbortSignal.timeout(HANG_MS) });
@@ -34,17 +37,23 @@ function post(url: string, path: string, body: unknown, headers: Record<string, 
   return request(url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 }
 
-/** Every event of one subscription, kept as they come. */
-function subscribe(url: string, token: string, variables: Record<string, unknown>) {
+/** Every event of one subscription (its first data field, or the whole message), kept as they come. */
+function subscribe(url: string, token: string, variables: Record<string, unknown>, query = CHANGED) {
   const client = createClient({ url: `${url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: bearer(token) });
   const events: Json[] = [];
   let failure: unknown;
+  let complete = false;
   client.subscribe(
-    { query: CHANGED, variables },
-    { next: (value) => void events.push(value.data?.vizSessionChanged ?? value), error: (error) => (failure = error), complete: () => {} },
+    { query, variables },
+    {
+      next: (value) => void events.push(value.data ? Object.values(value.data)[0] : value),
+      error: (error) => (failure = error),
+      complete: () => (complete = true),
+    },
   );
   return {
     events,
+    completed: () => complete,
     /** The first event from `from` on that passes. */
     async until(pass: (event: Json) => boolean, from = 0, timeoutMs = 30_000): Promise<Json> {
       const deadline = Date.now() + timeoutMs;
@@ -82,6 +91,8 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
   let sessionId: string;
   let owner: ReturnType<typeof subscribe>;
   let viewer: ReturnType<typeof subscribe>;
+  let progress: ReturnType<typeof subscribe>;
+  let endless: string;
 
   const graphql = async (url: string, query: string, variables: Record<string, unknown> = {}) =>
     post(url, "/graphql", { query, variables }, auth);
@@ -119,7 +130,7 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
   }, 120_000);
 
   afterAll(async () => {
-    await Promise.allSettled([owner?.close(), viewer?.close()]);
+    await Promise.allSettled([owner?.close(), viewer?.close(), progress?.close()]);
     await Promise.allSettled([a?.stop("SIGKILL"), b?.stop("SIGKILL")]);
     await redis?.kill();
     await db?.drop();
@@ -129,6 +140,10 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     const from = owner.events.length;
     expect((await graphql(b.url, CREATE, { s: sessionId, n: "before" })).body.data.createCollection.id).toBeTruthy();
     expect(await owner.until((e) => e.kind === "COLLECTIONS", from)).toMatchObject({ revision: { number: await revision() } });
+    // A job that runs until cancelled, followed from a: it will be cancelled, and end, while Redis is away.
+    endless = (await graphql(b.url, RUN, { i: { datasetId, ...ENDLESS } })).body.data.runComputeJob.id as string;
+    progress = subscribe(a.url, token, { id: endless }, PROGRESS);
+    await progress.until((e) => e.status === "RUNNING");
   });
 
   it("with Redis killed, stays up: health is 503 naming redis, what needs Redis is 503, the rest works, nothing hangs", async () => {
@@ -148,6 +163,13 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     // A compute job needs the queue in Redis: 503 UNAVAILABLE, within a bounded wait.
     const run = await graphql(a.url, RUN, { i: { datasetId, label: "cc", library: "cugraph", alg: "connected_components" } });
     expect({ status: run.status, code: run.body.errors?.[0]?.extensions?.code }).toEqual({ status: 503, code: "UNAVAILABLE" });
+    // A running job is cancelled (the request and the worker's check go through the database) and ends.
+    expect((await graphql(b.url, `mutation($id: ID!) { cancelComputeJob(id: $id) { id } }`, { id: endless })).status).toBe(200);
+    const cancelled = await eventually(
+      () => graphql(b.url, JOB, { id: endless }),
+      (r) => r.body.data.computeJob.status === "CANCELLED",
+    );
+    expect(cancelled.body.data.computeJob.status).toBe("CANCELLED");
     // Signing in and reading work; a JWT check reads forced-logout marks in Redis and goes on without them.
     expect((await post(b.url, "/api-token-auth/", ADMIN)).status).toBe(200);
     expect((await graphql(b.url, SESSION, { id: sessionId })).body.data.vizSession.collections).toHaveLength(3);
@@ -177,6 +199,13 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     expect(await viewer.until((e) => e.kind === "COLLECTIONS", again)).toEqual({ kind: "COLLECTIONS", revision: { number: current + 1 } });
     // The owner's page stayed connected through it all: still present.
     expect((await graphql(b.url, SESSION, { id: sessionId })).body.data.vizSession.ownerAvailable).toBe(true);
+    // The job that ended during the outage: its follower hears of it now, and the subscription completes.
+    expect(await progress.until((e) => e.status === "CANCELLED")).toEqual({ status: "CANCELLED" });
+    await eventually(
+      async () => progress.completed(),
+      (done) => done,
+    );
+    expect(progress.completed()).toBe(true);
     // The job queue works again: a job queued on b runs (on either process) to its end.
     const run = await eventually(
       () => graphql(b.url, RUN, { i: { datasetId, label: "cc", library: "cugraph", alg: "connected_components" } }),

@@ -81,7 +81,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
     })().catch(() => {});
   }
 
-  const service = createComputeJobService({ db, events, queue, abortLocal: runner.abort });
+  const service = createComputeJobService({ db, events, queue, abortLocal: runner.abort, onRecovered: redis?.onRecovered });
 
   return {
     service,

@@ -2,6 +2,7 @@
 // cancel jobs, and follow one's progress. Viewers who may see the dataset may read its jobs; those who may change it
 // (owner, its organization's members, admins) may also run and cancel them.
 import { randomUUID } from "node:crypto";
+import { Repeater } from "graphql-yoga";
 import type { Viewer } from "../../auth/viewer.ts";
 import { AppError } from "../../errors/app-error.ts";
 import { canChangeDataset, canViewDataset } from "../../sessions/dataset-access.ts";
@@ -36,6 +37,11 @@ export function createComputeJobService(deps: {
   db: Db;
   events: JobEvents;
   queue: JobQueue;
+  /**
+   * With Redis: calls the listener each time Redis is back after an outage (events published meanwhile were lost),
+   * so that progress subscribers read the job again. Answers how to stop listening.
+   */
+  onRecovered?: ((listener: () => void) => () => void) | undefined;
   /** Aborts a job this process runs, at once. */
   abortLocal?: (jobId: string) => void;
 }) {
@@ -131,50 +137,52 @@ export function createComputeJobService(deps: {
 
   /**
    * The job's state now, then each change until it is finished (the last event is the finished state). The
-   * subscription stands before the state is read, so no change falls between the two.
+   * subscription stands before the state is read, so no change falls between the two. Changes published while Redis
+   * was away never come: once it is back the job is read again, and its state sent when it moved on meanwhile.
    */
   async function progress(viewer: Viewer, id: string): Promise<AsyncIterableIterator<JobEvent>> {
     await get(viewer, id);
-    const changes = events.subscribe("computeJob:changed", id);
-    const inner = changes[Symbol.asyncIterator]();
-    const now = await db.computeJob.findUniqueOrThrow({ where: { id } });
-    let first: JobEvent | undefined = eventOf(now);
-    let ended = false;
-    const end = async () => {
-      if (ended) return;
-      ended = true;
-      await inner.return?.();
-    };
-    // A plain iterator (not a generator) so that a client leaving ends the Redis subscription at once.
-    const iterator: AsyncIterableIterator<JobEvent> = {
-      async next() {
-        if (ended) return { done: true, value: undefined };
-        let event: JobEvent;
-        if (first) {
-          event = first;
-          first = undefined;
-        } else {
-          const result = await inner.next();
-          if (result.done) {
-            await end();
-            return { done: true, value: undefined };
-          }
-          event = result.value;
+    const changes = events.subscribe("computeJob:changed", id)[Symbol.asyncIterator]();
+    // Its first read starts the subscription.
+    const firstChange = changes.next();
+    let now: JobRow;
+    try {
+      now = await db.computeJob.findUniqueOrThrow({ where: { id } });
+    } catch (error) {
+      await changes.return?.();
+      throw error;
+    }
+    // A Repeater, not a generator, so that a client leaving ends the Redis subscription at once.
+    return new Repeater<JobEvent>(async (push, stop) => {
+      let last = "";
+      let done = false;
+      const deliver = async (event: JobEvent) => {
+        const key = JSON.stringify(event);
+        if (done || key === last) return;
+        last = key;
+        if (isFinished(event.status)) done = true;
+        await push(event);
+        if (done) stop();
+      };
+      const stopListening = deps.onRecovered?.(() => {
+        void db.computeJob
+          .findUnique({ where: { id } })
+          .then((row) => (row ? deliver(eventOf(row)) : undefined))
+          .catch(() => {});
+      });
+      const stopped = stop.then(() => undefined);
+      try {
+        await deliver(eventOf(now));
+        for (let next = firstChange; !done; next = changes.next()) {
+          const result = await Promise.race([next, stopped]);
+          if (!result || result.done) break;
+          await deliver(result.value);
         }
-        if (isFinished(event.status)) await end();
-        return { done: false, value: event };
-      },
-      async return() {
-        await end();
-        return { done: true, value: undefined };
-      },
-      async throw(error?: unknown) {
-        await end();
-        return Promise.reject(error);
-      },
-      [Symbol.asyncIterator]: () => iterator,
-    };
-    return iterator;
+      } finally {
+        stopListening?.();
+        await changes.return?.();
+      }
+    });
   }
 
   return { run, get, list, cancel, progress };
