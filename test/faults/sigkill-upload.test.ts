@@ -26,6 +26,8 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let token = "";
+  /** The large file of the re-parse case, which the dataset case builds from. */
+  let bigFile = "";
   const env = () => ({ ...database.env, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password });
 
   const api = async <T>(route: string, init: RequestInit = {}) => {
@@ -126,5 +128,32 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
     const after = await api<FileBody>(`/api/v2/files/${file.file_id}`);
     expect(after.body).toMatchObject({ is_valid: true, tables_schemas: [{ num_rows: rows }] });
     expect(readTable(path.join(tables, "0.arrow")).height).toBe(rows);
+    bigFile = file.file_id;
+  }, 90_000);
+
+  it("a dataset build killed while it writes its tables is not listed after the restart, and leaves no tables", async () => {
+    expect(bigFile).not.toBe("");
+    const datasetsDir = path.join(database.dataDir, "blobs", "datasets");
+    const before = await readdir(datasetsDir).catch(() => []);
+    const pending = api("/api/v2/upload/datasets/", {
+      method: "POST",
+      body: JSON.stringify({
+        name: "killed-build",
+        metadata: {},
+        node_encodings: { bindings: {} },
+        edge_encodings: { bindings: {} },
+        edge_files: [bigFile],
+        edge_hypergraph_transform: [{}],
+      }),
+    }).catch(() => undefined);
+    // The build writes its tables: a new dataset folder.
+    await until("the build to write", async () => ((await readdir(datasetsDir).catch(() => [])).length > before.length ? true : undefined));
+    await server.stop("SIGKILL");
+    await pending;
+
+    await restart();
+    const listed = await api<{ results: { name: string }[] }>("/api/v2/datasets/?limit=1000");
+    expect(listed.body.results.map((d) => d.name)).not.toContain("killed-build");
+    expect(await readdir(datasetsDir).catch(() => [])).toEqual(before);
   }, 90_000);
 });
