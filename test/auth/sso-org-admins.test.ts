@@ -14,8 +14,10 @@ describe("SSO providers managed by organization owners and admins", () => {
   let world: World;
   const tokens: Record<string, string> = {};
 
-  const input = (name: string, organization?: string) => ({
-    input: { name, issuer: world.idp.issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, ...(organization ? { organization } : {}) },
+  /** Organization admins register https issuers (the test's own provider, http on localhost, is for site admins). */
+  const HTTPS_ISSUER = "https://idp.acme.example";
+  const input = (name: string, organization?: string, issuer = HTTPS_ISSUER) => ({
+    input: { name, issuer, clientId: CLIENT.id, clientSecret: CLIENT.secret, ...(organization ? { organization } : {}) },
   });
   const codeOf = (answer: { errors?: { extensions?: { code?: string } }[] }) => answer.errors?.[0]?.extensions?.code;
 
@@ -86,14 +88,34 @@ describe("SSO providers managed by organization owners and admins", () => {
     const renamed = await world.graphql<{ updateSsoProvider: { displayName: string } }>(UPDATE, { n: "acme-owner-idp" }, tokens.orgadmin);
     expect(renamed.data?.updateSsoProvider.displayName).toBe("Renamed");
     expect((await world.graphql(DELETE, { n: "acme-owner-idp" }, tokens.owner)).data).toEqual({ deleteSsoProvider: true });
-    // The provider it made signs people in: the login route redirects to the provider.
+    // The site admin points it at the test's provider (http on localhost): it signs people in, into acme.
+    const pointed = await world.graphql(
+      `mutation($n: String!, $i: String!) { updateSsoProvider(name: $n, input: { issuer: $i }) { name } }`,
+      { n: "acme-admin-idp", i: world.idp.issuer },
+      world.adminToken,
+    );
+    expect(pointed.errors).toBeUndefined();
     const reached = await new Agent().follow(`${world.base}/sso/oidc/login/acme-admin-idp/`);
     expect(reached.url.origin).toBe(world.idp.issuer);
+  });
+
+  it("keeps organization admins to https issuers: http on localhost would reach this machine's own services", async () => {
+    const local = await world.graphql(CREATE_PROVIDER, input("x-local", "acme", "http://127.0.0.1:6379"), tokens.orgadmin);
+    expect(codeOf(local)).toBe("INVALID_INPUT");
+    const repointed = await world.graphql(
+      `mutation($n: String!, $i: String!) { updateSsoProvider(name: $n, input: { issuer: $i }) { name } }`,
+      { n: "acme-admin-idp", i: "http://localhost:8080" },
+      tokens.orgadmin,
+    );
+    expect(codeOf(repointed)).toBe("INVALID_INPUT");
   });
 
   it("refuses site-wide providers and other organizations' to organization admins, and every provider to members and outsiders", async () => {
     // An organization admin: not site-wide, not another organization's.
     expect(codeOf(await world.graphql(CREATE_PROVIDER, input("x-site"), tokens.orgadmin))).toBe("FORBIDDEN");
+    expect(codeOf(await world.graphql(CREATE_PROVIDER, input("x-site-local", undefined, world.idp.issuer), tokens.orgadmin))).toBe(
+      "FORBIDDEN",
+    );
     expect(codeOf(await world.graphql(CREATE_PROVIDER, input("x-rival", "rival-org"), tokens.orgadmin))).toBe("FORBIDDEN");
     expect(codeOf(await world.graphql(UPDATE, { n: "site-idp" }, tokens.orgadmin))).toBe("FORBIDDEN");
     expect(codeOf(await world.graphql(UPDATE, { n: "rival-idp" }, tokens.orgadmin))).toBe("FORBIDDEN");
@@ -128,7 +150,7 @@ describe("SSO providers managed by organization owners and admins", () => {
   }
 
   it("does the same from the command line with --as USERNAME", async () => {
-    const common = ["--issuer", world.idp.issuer, "--client-id", CLIENT.id, "--client-secret", CLIENT.secret];
+    const common = ["--issuer", HTTPS_ISSUER, "--client-id", CLIENT.id, "--client-secret", CLIENT.secret];
     const added = await cli("sso", "add", "--as", "orgadmin", "--name", "acme-cli-idp", "--org", "acme", ...common);
     expect(added).toMatchObject({ code: 0 });
     expect(added.out).toContain("acme-cli-idp");

@@ -1,10 +1,17 @@
 // Who manages which SSO providers: site admins (and the command line) every provider; owners and admins of an
-// organization that organization's providers; nobody else any. The records themselves are kept by providers.ts.
+// organization that organization's providers (with https issuers); nobody else any. The records are providers.ts's.
 import type { Actor } from "../../accounts/memberships.ts";
 import { MANAGING_ROLES, roleIn } from "../../accounts/roles.ts";
 import { AppError } from "../../errors/app-error.ts";
 import type { Db } from "../../store/prisma.ts";
-import type { ProviderInput, ProviderUpdate, ProviderView, SsoProviders } from "./providers.ts";
+import {
+  checkIssuer,
+  issuerIsInsecure,
+  type ProviderInput,
+  type ProviderUpdate,
+  type ProviderView,
+  type SsoProviders,
+} from "./providers.ts";
 
 const isSiteWide = (actor: Actor) => "site" in actor || actor.isAdmin;
 
@@ -35,6 +42,19 @@ export function createProviderAdmins(deps: { db: Db; providers: SsoProviders }) 
     }
   }
 
+  /**
+   * Organization admins point providers at https issuers only: the exception for http on this machine (a provider
+   * run beside the service) would let them make the service fetch from its own loopback services.
+   */
+  function checkIssuerFor(actor: Actor, issuer: string | undefined): void {
+    if (issuer === undefined || isSiteWide(actor)) return;
+    if (issuerIsInsecure(checkIssuer(issuer))) {
+      throw new AppError("INVALID_INPUT", "issuer must be an https URL (http on localhost is for site administrators)", {
+        details: { field: "issuer" },
+      });
+    }
+  }
+
   async function organizationOf(name: string): Promise<string | null> {
     const row = await db.ssoProvider.findUnique({ where: { name }, select: { organization: { select: { slug: true } } } });
     if (!row) throw new AppError("NOT_FOUND", `no SSO provider "${name}"`);
@@ -43,11 +63,13 @@ export function createProviderAdmins(deps: { db: Db; providers: SsoProviders }) 
 
   async function create(actor: Actor, input: ProviderInput): Promise<ProviderView> {
     await requireManager(actor, input.organization === undefined || input.organization === "" ? null : input.organization);
+    checkIssuerFor(actor, input.issuer);
     return providers.create(input);
   }
 
   async function update(actor: Actor, name: string, input: ProviderUpdate): Promise<ProviderView> {
     await requireManager(actor, await organizationOf(name));
+    checkIssuerFor(actor, input.issuer);
     return providers.update(name, input);
   }
 
