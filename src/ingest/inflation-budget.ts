@@ -105,3 +105,40 @@ export async function checkArrowInflation(file: string, kind: Sniffed, size: num
     await handle.close();
   }
 }
+
+/** The end of central directory record: its signature, and the most bytes it can sit from the end (a 64 KiB comment). */
+const EOCD = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+const EOCD_REACH = 22 + 0xffff;
+const CENTRAL_ENTRY = 0x02014b50;
+
+/**
+ * xlsx (a zip the spreadsheet reader inflates in memory): the uncompressed sizes its central directory
+ * declares, summed, must fit the budget (a ZIP64 entry counts as 4 GiB at least). A directory that cannot
+ * be read is left to the reader to refuse; sizes a file lies about meet the parser's memory cap.
+ */
+export async function checkZipInflation(file: string, size: number, limits: DecompressLimits): Promise<void> {
+  const budget = inflationBudget(size, limits);
+  const handle = await open(file, "r");
+  try {
+    const reach = Math.min(size, EOCD_REACH);
+    const tail = await readAt(handle, size - reach, reach);
+    const end = tail?.lastIndexOf(EOCD) ?? -1;
+    if (!tail || end < 0 || end + 22 > tail.length) return;
+    const entries = tail.readUInt16LE(end + 10);
+    const length = tail.readUInt32LE(end + 12);
+    const offset = tail.readUInt32LE(end + 16);
+    if (length === 0 || length > MAX_METADATA || offset + length > size) return;
+    const directory = await readAt(handle, offset, length);
+    if (!directory) return;
+    let declared = 0;
+    for (let i = 0, at = 0; i < entries && at + 46 <= directory.length; i += 1) {
+      if (directory.readUInt32LE(at) !== CENTRAL_ENTRY) return;
+      const inflated = directory.readUInt32LE(at + 24);
+      declared += inflated === 0xffffffff ? 2 ** 32 : inflated;
+      if (declared > budget) throw overBudget("xlsx", declared, budget);
+      at += 46 + directory.readUInt16LE(at + 28) + directory.readUInt16LE(at + 30) + directory.readUInt16LE(at + 32);
+    }
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,6 +1,7 @@
 // One parser process (parse-child.ts), one upload at a time, held to a time limit and a memory cap (V8's heap
 // limit, and a watchdog on the resident memory that polars' native allocations count in).
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -32,12 +33,19 @@ function command(heapMb: number | undefined): { bin: string; args: string[] } {
   return { bin: process.execPath, args: ["--expose-gc", ...heap, CHILD] };
 }
 
+const rssOf = (status: string) => {
+  const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+  return kb === undefined ? undefined : Number(kb) * 1024;
+};
+
 /** The resident memory of a process, in bytes, from /proc (Linux); undefined where it cannot be read. */
 async function residentBytes(pid: number): Promise<number | undefined> {
+  return readFile(`/proc/${pid}/status`, "latin1").then(rssOf, () => undefined);
+}
+
+function residentBytesNow(pid: number): number | undefined {
   try {
-    const status = await readFile(`/proc/${pid}/status`, "latin1");
-    const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
-    return kb === undefined ? undefined : Number(kb) * 1024;
+    return rssOf(readFileSync(`/proc/${pid}/status`, "latin1"));
   } catch {
     return undefined;
   }
@@ -153,20 +161,23 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
     if (!job || job.id !== message.id) return;
     current = undefined;
     stopTimers();
+    recycleIfSwollen();
     Object.assign(job.timings, message.timings);
     if ("schemas" in message) job.resolve(message.schemas);
     else if (isAppErrorCode(message.error.code) && message.error.code !== "INTERNAL") {
       job.reject(new AppError(message.error.code, message.error.message, { details: message.error.details }));
     } else job.reject(new Error(message.error.message));
-    void recycleIfSwollen();
   }
 
-  /** A process that kept much of a large upload's memory starts afresh, so the next upload has the whole cap. */
-  async function recycleIfSwollen(): Promise<void> {
+  /**
+   * A process that kept much of a large upload's memory starts afresh, so the next upload has the whole cap
+   * (and is not stopped for memory the last one left). Checked as each upload is answered, before the next.
+   */
+  function recycleIfSwollen(): void {
     const running = child;
     if (!cap || !running?.pid) return;
-    const rss = await residentBytes(running.pid);
-    if (rss === undefined || rss < cap / 2 || current || child !== running) return;
+    const rss = residentBytesNow(running.pid);
+    if (rss === undefined || rss < cap / 2) return;
     child = undefined;
     running.stdin.end();
     running.kill("SIGKILL");

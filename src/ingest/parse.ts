@@ -11,7 +11,7 @@ import { type DecompressLimits, decompressFile } from "./decompress.ts";
 import { encodeDictionaries } from "./dictionary-columns.ts";
 import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
-import { checkArrowInflation, checkParquetInflation } from "./inflation-budget.ts";
+import { checkArrowInflation, checkParquetInflation, checkZipInflation } from "./inflation-budget.ts";
 import { readJson } from "./json.ts";
 import { normalizeFrame } from "./normalize.ts";
 import type { Options } from "./option-readers.ts";
@@ -242,13 +242,14 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
 }
 
 /**
- * What can be checked before a reader sees the data: the decoded size Parquet and Arrow metadata declare
- * (held to the budget of the upload's stored size), and the header line of CSV.
+ * What can be checked before a reader sees the data: the decoded size Parquet and Arrow metadata and an xlsx
+ * zip's directory declare (held to the budget of the upload's stored size), and the header line of CSV.
  */
 async function checkBeforeReading(file: string, kind: Sniffed, request: ParseRequest, limits: TableLimits): Promise<void> {
   const stored = (await stat(request.rawPath)).size;
   if (request.fileType === "parquet") await checkParquetInflation(file, stored, request.limits);
   else if (request.fileType === "arrow") await checkArrowInflation(file, kind, stored, request.limits);
+  else if (request.fileType === "xlsx" && kind === "zip") await checkZipInflation(file, stored, request.limits);
   else if (request.fileType === "csv") await checkCsvHeader(file, request.parserOptions, limits);
 }
 

@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os from "node:os";
 import path from "node:path";
 import { deflateSync, gzipSync, zstdCompressSync } from "node:zlib";
+import * as XLSX from "@e965/xlsx";
 import pl from "nodejs-polars";
 import { afterAll, describe, expect, it } from "vitest";
 import type { DecompressLimits } from "../../src/ingest/decompress.ts";
@@ -121,5 +122,16 @@ describe("formats that inflate inside the reader", () => {
     const file = path.join(dir, "zeros.parquet");
     zeros().writeParquet(file, { compression: "zstd" });
     await expect(parse("parquet", gzipSync(readFileSync(file)), "gzip", TIGHT)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE" });
+  });
+
+  it("an xlsx whose zip directory declares more than the budget is refused before the sheet is inflated", async () => {
+    const rows: number[][] = Array.from({ length: 20_000 }, () => [1, 1]);
+    const book = XLSX.utils.book_new();
+    XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([["a", "b"], ...rows]), "t");
+    const bytes = XLSX.write(book, { type: "buffer", bookType: "xlsx", compression: true }) as Buffer;
+    // A budget of the stored size itself: any inflation at all is past it.
+    const none: DecompressLimits = { maxBytes: 1 << 30, maxRatio: 1, floorBytes: 1024 };
+    await expect(parse("xlsx", bytes, "", none)).rejects.toMatchObject({ code: "PAYLOAD_TOO_LARGE", details: { format: "xlsx" } });
+    expect((await parse("xlsx", bytes))[0]?.num_rows).toBe(20_000);
   });
 });
