@@ -47,7 +47,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
   // before any thread starts: the GFQL and compute threads resolve the backend from their copy of the environment
   useComputeSettings(config);
   const db = await createDb(config);
-  const redis = config.redisUrl ? createRedisClients(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? createRedisClients(config.redisUrl, logger) : undefined;
   const pubsub = createGatewayPubSub(redis);
   const jwtSecret = await loadJwtSecret(config);
   const tokens = createTokenIssuer({

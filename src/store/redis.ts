@@ -136,7 +136,34 @@ function failFast(client: Redis): Redis {
   });
 }
 
-export function createRedisClients(url: string): RedisClients {
+/** Where the connection's ups and downs are told (one line when Redis goes away, one when it is back). */
+export type RedisLog = {
+  warn(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+};
+
+/** Logs once when the connection is lost after it was up, and once when it is back. */
+function logOutages(client: Redis, log: RedisLog): void {
+  let up = false;
+  let lastError = "";
+  client.on("error", (error: Error) => {
+    lastError = error.message;
+  });
+  client.on("ready", () => {
+    if (!up && lastError) log.info("redis is back");
+    up = true;
+  });
+  client.on("close", () => {
+    if (!up) return;
+    up = false;
+    // the error (if any) that closed the connection comes just before "close"
+    setImmediate(() =>
+      log.warn("redis unreachable: what needs it answers 503 until it is back", { error: lastError || "connection closed" }),
+    );
+  });
+}
+
+export function createRedisClients(url: string, log?: RedisLog): RedisClients {
   const options: RedisOptions = {
     lazyConnect: false,
     // Commands queued while a connection is re-made fail at the first failed attempt (then UNAVAILABLE).
@@ -150,6 +177,7 @@ export function createRedisClients(url: string): RedisClients {
   // Errors surface through health checks, 503s and failed publishes; reconnect noise must not end the process.
   publish.on("error", () => {});
   subscribe.on("error", () => {});
+  if (log) logOutages(publish, log);
   const eventTargetClients = safeForEventTarget(publish, subscribe);
 
   const recovered = new Set<() => void>();

@@ -176,6 +176,8 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     // The process used to end about 5 s after a change with Redis away: both are still up well after.
     await sleep(7_000);
     expect([a.child.exitCode, b.child.exitCode]).toEqual([null, null]);
+    // The operator is told once, not on every reconnect attempt.
+    expect(a.logs.join("").match(/redis unreachable/g)).toHaveLength(1);
     expect((await request(b.url, "/healthz")).status).toBe(200);
   }, 90_000);
 
@@ -193,6 +195,7 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
       );
       expect(health.status).toBe(200);
     }
+    expect(a.logs.join("")).toContain("redis is back");
     // Fan-out works again, both ways.
     const again = viewer.events.length;
     await graphql(a.url, CREATE, { s: sessionId, n: "after" });

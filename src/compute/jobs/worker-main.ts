@@ -21,7 +21,7 @@ export async function startComputeWorker(config: Config = loadConfig()) {
   await migrate(config, logger);
   useComputeSettings(config);
   const db = await createDb(config);
-  const redis = createRedisClients(config.redisUrl);
+  const redis = createRedisClients(config.redisUrl, logger);
   const pubsub = createGatewayPubSub(redis);
   const blobs = createBlobStore(path.join(config.dataDir, "blobs"));
   const decompress = { maxBytes: config.maxDecompressedBytes, maxRatio: config.maxCompressionRatio, floorBytes: 0 };
