@@ -99,11 +99,12 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
   });
 
   app.onError((error, c) => {
-    if (error instanceof RestError) return errorResponse(error.code, error.message, error.details, errorShapes.get(c.req.raw));
+    const shape = errorShapes.get(c.req.raw);
+    if (error instanceof RestError) return errorResponse(error.code, error.message, error.details, shape);
     const unavailable = asDatabaseUnavailable(error);
-    if (unavailable) return errorResponse(unavailable.code, unavailable.message, unavailable.details);
+    if (unavailable) return errorResponse(unavailable.code, unavailable.message, unavailable.details, shape);
     options.onUnexpected?.(error);
-    return errorResponse("INTERNAL", "Unexpected error.");
+    return errorResponse("INTERNAL", "Unexpected error.", undefined, shape);
   });
 
   return app;
