@@ -10,7 +10,7 @@ import { loadAlgorithms, lookupAlgorithm } from "../compute/algorithm-lookup.ts"
 import { type ComputePool, type ComputeProgress, configuredBackend, defaultComputePool } from "../compute/compute-pool.ts";
 import { parseCompute } from "../compute/params.ts";
 import type { Backend } from "../compute/types.ts";
-import { AppError } from "../errors/app-error.ts";
+import { AppError, isAppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { inferCompression, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
@@ -454,10 +454,21 @@ export function createDatasetService(deps: {
       }
       if (!schema) throw new AppError("PARSE_FAILED", "the upload holds no table");
       const parsed = performance.now();
-      const previous = record.directSources[axis]?.version;
-      const next = { ...record, directSources: { ...record.directSources, [axis]: { version, schema } } };
-      const updated = await rebuild(viewer, next, { directSources: JSON.stringify(next.directSources) });
+      let current = record;
+      let updated: DatasetRecord;
+      for (let attempt = 1; ; attempt += 1) {
+        const next = { ...current, directSources: { ...current.directSources, [axis]: { version, schema } } };
+        try {
+          updated = await rebuild(viewer, next, { directSources: JSON.stringify(next.directSources) });
+          break;
+        } catch (error) {
+          // Another upload to this dataset landed while this one built: build again on top of it.
+          if (!isAppError(error) || error.code !== "CONFLICT" || attempt >= 8) throw error;
+          current = toDatasetRecord(await changeable(viewer, id));
+        }
+      }
       await blobs.settle(base).catch(() => {});
+      const previous = current.directSources[axis]?.version;
       if (previous) await blobs.remove(["datasets", id, "sources", axis, previous]);
       deps.onTimings?.({
         dataset_id: id,

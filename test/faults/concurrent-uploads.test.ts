@@ -1,4 +1,4 @@
-// Uploads racing on one file: each answers, the last to finish is the file's data, and no other version stays on disk.
+// Uploads racing on one file or dataset: each answers, the last to finish is the data, and no other version stays on disk.
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROVIDERS } from "../helpers/databases.ts";
@@ -36,5 +36,39 @@ describe.each(PROVIDERS)("concurrent uploads to one file on %s", (provider) => {
     const { body: stored } = await gw.json<FileBody>(`/api/v2/files/${file.file_id}`, { headers });
     expect(stored.is_valid).toBe(true);
     expect(answers.map((a) => a.body.tables_schemas[0]?.num_rows)).toContain(stored.tables_schemas[0]?.num_rows);
+  });
+
+  it("direct uploads racing on one dataset all land, with one table version and one source per axis left", async () => {
+    type Created = { data: { dataset_id: string } };
+    const { body } = await gw.json<Created>("/api/v2/upload/datasets/", {
+      method: "POST",
+      headers,
+      json: {
+        name: "racing",
+        metadata: {},
+        node_encodings: { bindings: { node: "n" } },
+        edge_encodings: { bindings: { source: "s", destination: "d" } },
+      },
+    });
+    const id = body.data.dataset_id;
+    const post = (axis: string, csv: string) =>
+      gw.json(`/api/v2/upload/datasets/${id}/${axis}/csv`, { method: "POST", headers, body: csv });
+    const answers = await Promise.all([
+      post("edges", "s,d\n1,2\n2,3\n"),
+      post("edges", "s,d\n1,2\n2,3\n3,4\n"),
+      post("nodes", "n,label\n1,a\n2,b\n3,c\n4,d\n5,e\n"),
+      post("edges", "s,d\n1,2\n"),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+
+    const { blobs, db } = gw.gateway.services;
+    const row = await db.dataset.findUniqueOrThrow({ where: { id } });
+    const sources = JSON.parse(row.directSources) as Record<string, { version: string }>;
+    expect(Object.keys(sources).sort()).toEqual(["edges", "nodes"]);
+    expect(row.nodeCount).toBe(5);
+    expect([1, 2, 3]).toContain(row.edgeCount);
+    expect(await readdir(blobs.pathOf("datasets", id, "tables"))).toEqual([row.dataVersion]);
+    expect(await readdir(blobs.pathOf("datasets", id, "sources", "edges"))).toEqual([sources.edges?.version]);
+    expect(await readdir(blobs.pathOf("datasets", id, "sources", "nodes"))).toEqual([sources.nodes?.version]);
   });
 });
