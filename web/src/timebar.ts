@@ -107,7 +107,7 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
   let columns: FilterColumn[] = [];
   let shown: { axis: Axis; column: string; bars: NumericHistogram } | undefined;
   let ticket = 0;
-  let timer: ReturnType<typeof setInterval> | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let brushStart: number | undefined;
 
   const setShown = (visible: boolean) => {
@@ -131,7 +131,7 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
   };
 
   const stop = () => {
-    if (timer !== undefined) clearInterval(timer);
+    if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     play.textContent = "▶";
     play.setAttribute("aria-pressed", "false");
@@ -308,9 +308,13 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
     play.textContent = "❚❚";
     play.setAttribute("aria-pressed", "true");
     play.setAttribute("aria-label", "Pause");
-    timer = setInterval(() => {
+    // Each step waits PLAY_STEP_MS after the last one's work (not on a fixed beat): on a big graph a step costs a
+    // redraw, and the page stays free to answer between steps.
+    const tick = () => {
       if (!step(1)) stop();
-    }, PLAY_STEP_MS);
+      else timer = setTimeout(tick, PLAY_STEP_MS);
+    };
+    timer = setTimeout(tick, PLAY_STEP_MS);
   });
 
   host.panel.onUpdate(render);
