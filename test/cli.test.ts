@@ -1,9 +1,11 @@
 // The operator command line: users and keys, with the key's last printed line usable as a credential.
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli/main.ts";
 import { loadConfig } from "../src/config/config.ts";
 import { createTestDatabase, type TestDatabase } from "./helpers/databases.ts";
 import { createTestGateway, type TestGateway } from "./helpers/gateway.ts";
+import { ROOT } from "./helpers/server-process.ts";
 
 async function capture(argv: string[], env: Record<string, string>): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
@@ -60,6 +62,40 @@ describe("cli", () => {
     gw = await createTestGateway("sqlite", { ...db.env, AUTH_CACHE_SECONDS: "0" });
     expect((await exchange()).status).toBe(401);
   });
+
+  it("takes a new user's password from stdin or USER_PASSWORD, so it never shows on the command line", async () => {
+    // The real command with a pipe into it.
+    const piped = spawnSync(process.execPath, ["src/cli/main.ts", "user", "create", "--username", "piped", "--password-stdin"], {
+      cwd: ROOT,
+      input: "piped-password-1\nignored\n",
+      encoding: "utf8",
+      env: { ...process.env, ...db.env, ENV_FILE: "", LOG_LEVEL: "silent" },
+    });
+    expect(piped.status, piped.stderr).toBe(0);
+    process.env.USER_PASSWORD = "env-password-1";
+    try {
+      expect((await capture(["user", "create", "--username", "envuser"], db.env)).code).toBe(0);
+    } finally {
+      delete process.env.USER_PASSWORD;
+    }
+    const onLine = await capture(["user", "create", "--username", "online", "--password", "online-password-1"], db.env);
+    expect(onLine.code).toBe(0);
+    expect(onLine.err.join("\n")).toContain("visible to other users of this machine");
+    const none = await capture(["user", "create", "--username", "nopass"], db.env);
+    expect(none.code).toBe(2);
+    expect(none.err.join("\n")).toContain("a password is required");
+
+    await gw?.close();
+    gw = await createTestGateway("sqlite", { ...db.env });
+    for (const [username, password] of [
+      ["piped", "piped-password-1"],
+      ["envuser", "env-password-1"],
+      ["online", "online-password-1"],
+    ]) {
+      const login = await gw.request("/api-token-auth/", { method: "POST", json: { username, password } });
+      expect(login.status, username).toBe(200);
+    }
+  }, 120_000);
 
   it("refuses bad usage with exit code 2", async () => {
     expect((await capture(["user", "create", "--username", "x"], db.env)).code).toBe(2);

@@ -5,10 +5,13 @@ import { AppError } from "../errors/app-error.ts";
 import { createLogger } from "../server/logger.ts";
 import { createServices, type Services } from "../server/services.ts";
 import { ORG_USAGE, runOrgCommand } from "./org-commands.ts";
+import { readSecret } from "./secret-input.ts";
 import { runSsoCommand, SSO_USAGE, type SsoFlags } from "./sso-commands.ts";
 
 const USAGE = `usage:
-  npm run cli -- user create --username U --password P [--email E] [--name N] [--admin] [--org O]
+  npm run cli -- user create --username U [--email E] [--name N] [--admin] [--org O]
+      (the password: typed at the prompt, or the first line of stdin with --password-stdin, or USER_PASSWORD;
+       --password P still works but shows it to every user of the machine)
   npm run cli -- user list
   npm run cli -- user disable --username U
   npm run cli -- user logout --username U    (ends its tokens, browser sessions and single-use links, on every instance)
@@ -22,6 +25,7 @@ ${SSO_USAGE}`;
 type Flags = {
   username?: string;
   password?: string;
+  "password-stdin"?: boolean;
   email?: string;
   name?: string;
   admin?: boolean;
@@ -54,10 +58,19 @@ async function run(services: Services, noun: string, verb: string, flags: Flags)
   const command = `${noun} ${verb}`;
   switch (command) {
     case "user create": {
-      if (!flags.username || !flags.password) throw new AppError("INVALID_INPUT", "--username and --password are required");
+      if (!flags.username) throw new AppError("INVALID_INPUT", "--username is required");
+      const password = await readSecret({
+        flag: flags.password,
+        flagName: "--password",
+        fromStdin: flags["password-stdin"] ?? false,
+        envName: "USER_PASSWORD",
+        env: process.env,
+      });
+      if (!password)
+        throw new AppError("INVALID_INPUT", "a password is required: --password-stdin, USER_PASSWORD, or a terminal to type it at");
       const user = await services.users.create({
         username: flags.username,
-        password: flags.password,
+        password,
         email: flags.email,
         name: flags.name,
         isAdmin: flags.admin ?? false,
@@ -125,6 +138,7 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
       options: {
         username: { type: "string" },
         password: { type: "string" },
+        "password-stdin": { type: "boolean" },
         email: { type: "string" },
         name: { type: "string" },
         admin: { type: "boolean" },
