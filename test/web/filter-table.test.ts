@@ -260,5 +260,27 @@ describe.skipIf(!available)(title, () => {
       expect(await page.locator("#filter-table tbody tr").count()).toBe(50);
       expect(await page.locator("#filter-table-next").isDisabled()).toBe(true);
     }, 60_000);
+
+    it("at phone width it is a drawer inside the window, its pager and CSV button too", async () => {
+      await page.locator("#filter-table .filter-table-head button", { hasText: "Close" }).click();
+      await page.locator("#filters-toggle").click();
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.locator("#tools-toggle").click();
+      await page.locator("#filters-toggle").click();
+      await expect.poll(() => page.locator("#filter-panel").isVisible(), soon).toBe(true);
+      await page.locator("#filter-table-toggle").click();
+      await expect.poll(() => page.locator("#filter-table").isVisible(), soon).toBe(true);
+      expect(await page.locator("#filter-panel").isVisible()).toBe(false);
+      for (const selector of ["#filter-table", "#filter-table-csv", "#filter-table-next", "#filter-table-prev"]) {
+        const box = await page.locator(selector).boundingBox();
+        expect(box, selector).not.toBeNull();
+        if (!box) continue;
+        expect(box.x, selector).toBeGreaterThanOrEqual(0);
+        expect(box.x + box.width, selector).toBeLessThanOrEqual(375);
+        expect(box.y + box.height, selector).toBeLessThanOrEqual(667);
+      }
+      await page.screenshot({ path: join(ARTIFACTS, "filter-table-narrow.png") });
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }, 60_000);
   });
 });
