@@ -12,12 +12,14 @@ export const SHORTCUTS: ReadonlyArray<{ keys: string[]; what: string }> = [
   { keys: ["f"], what: "Fit the graph to the window" },
   { keys: ["p"], what: "Pause, resume or run again the server layout" },
   { keys: ["Esc"], what: "Clear the selection and close the inspector (or the search list, or this help)" },
+  { keys: ["←", "→"], what: "On the timebar's histogram: slide the time window a step back or forth (Esc: all times)" },
 ];
 
 const GESTURES: ReadonlyArray<{ keys: string[]; what: string }> = [
   { keys: ["Drag"], what: "Pan" },
   { keys: ["Wheel"], what: "Zoom" },
   { keys: ["Click"], what: "Inspect a node or an edge; on the background, clear the selection" },
+  { keys: ["Drag"], what: "On a histogram or the timebar: keep that range" },
 ];
 
 export type HelpOverlay = {
