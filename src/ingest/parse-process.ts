@@ -121,6 +121,8 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
     const started = spawn(bin, args, { stdio: ["pipe", "pipe", "pipe"], env: process.env });
     child = started;
     stopped = undefined;
+    // Writing to a process that has just ended fails with EPIPE: its exit reports the job, not an uncaught error.
+    started.stdin.on("error", () => {});
     // What the parser prints (a native library's last words, say), a line at a time.
     createInterface({ input: started.stderr }).on("line", (line) => {
       if (current && child === started && HEAP_EXHAUSTED.test(line)) stopped ??= "memory";
