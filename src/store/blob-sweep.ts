@@ -1,4 +1,4 @@
-// The startup sweep: removes data versions and blobs no record references (what a killed upload or build left).
+// The startup sweep: removes data versions and blobs no record references (what a killed upload, build or write left).
 import { readdir, readFile, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -85,6 +85,13 @@ export async function sweepBlobs(db: Db, blobs: BlobStore, options: SweepOptions
     }
   }
 
+  /** Each entry under `parts` not in `keep`, once past the grace (their writers do not mark them). */
+  async function unreferenced(parts: string[], keep: Set<string>): Promise<void> {
+    for (const name of await entries(blobs.pathOf(...parts))) {
+      if (!keep.has(name) && (await abandoned([...parts, name]))) await drop([...parts, name]);
+    }
+  }
+
   async function removeIfEmpty(parts: string[]): Promise<void> {
     if ((await entries(blobs.pathOf(...parts))).length === 0) await blobs.remove(parts);
   }
@@ -111,7 +118,7 @@ export async function sweepBlobs(db: Db, blobs: BlobStore, options: SweepOptions
     for (const parts of [tables, ...axes.map(sources)])
       for (const version of await entries(blobs.pathOf(...parts)))
         seen.set([...parts, version].join("/"), await abandoned([...parts, version]));
-    const dataset = await db.dataset.findUnique({ where: { id }, select: { dataVersion: true, directSources: true } });
+    const dataset = await db.dataset.findUnique({ where: { id }, select: { dataVersion: true, directSources: true, defaultLayout: true } });
     if (!dataset) {
       // No record (deleted, or a build that never finished): the whole folder goes once nothing in it is being
       // written; a folder with no version yet only past the grace (a build may be about to mark its first).
@@ -129,6 +136,20 @@ export async function sweepBlobs(db: Db, blobs: BlobStore, options: SweepOptions
       if (referenced.has(key)) await blobs.settle(parts);
       else if (gone) await drop(parts);
     }
+    // Default layouts (viz-sessions.ts) are written whole, then referenced: others are leftovers (and temp files).
+    await unreferenced(["datasets", id, "layouts"], new Set(dataset.defaultLayout ? [dataset.defaultLayout] : []));
+  }
+
+  // A session's layouts and its collections' matches, likewise; a session gone takes its folder.
+  for (const id of await entries(blobs.pathOf("sessions"))) {
+    const session = await db.vizSession.findUnique({ where: { id }, select: { layoutVersion: true } });
+    if (!session) {
+      if (await abandoned(["sessions", id])) await drop(["sessions", id]);
+      continue;
+    }
+    await unreferenced(["sessions", id], new Set(["collections", ...(session.layoutVersion ? [session.layoutVersion] : [])]));
+    const collections = await db.vizCollection.findMany({ where: { sessionId: id }, select: { matchBlob: true } });
+    await unreferenced(["sessions", id, "collections"], new Set(collections.flatMap((c) => (c.matchBlob ? [c.matchBlob] : []))));
   }
 
   await versions(["tmp"], undefined);

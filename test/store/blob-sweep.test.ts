@@ -54,18 +54,33 @@ describe("the blob sweep", () => {
     await folder(["datasets", "never-created", "tables", "v1"], marker(deadPid, "old-run"));
     await folder(["datasets", "being-created", "tables", "v1"], marker(process.pid, PROCESS_RUN));
     await folder(["tmp", "scratch-dead"], marker(deadPid, "old-run"));
+    // unmarked writes (layouts, collection matches): by age alone
+    await folder(["sessions", "gone-session"], undefined, 10 * 60_000);
+    await folder(["sessions", "new-session"]);
+    const dataset = await gw.gateway.services.datasets.create(viewer, {
+      name: "d",
+      metadata: {},
+      nodeEncodings: { bindings: {} },
+      edgeEncodings: { bindings: { source: "a", destination: "b" } },
+      edgeFiles: [file.id],
+    });
+    const layouts = blobs.pathOf("datasets", dataset.id, "layouts");
+    await mkdir(layouts, { recursive: true });
+    await writeFile(path.join(layouts, "old.f32.part-0123"), "x".repeat(1000));
+    await utimes(path.join(layouts, "old.f32.part-0123"), new Date(Date.now() - 600_000), new Date(Date.now() - 600_000));
+    await writeFile(path.join(layouts, "new.f32"), "x");
 
     const result = await sweepBlobs(db, blobs);
 
-    expect((await readdir(blobs.pathOf("files", file.id))).sort()).toEqual(
-      [current, "fresh-unmarked", "other-host", "writing"].sort(),
-    );
+    expect((await readdir(blobs.pathOf("files", file.id))).sort()).toEqual([current, "fresh-unmarked", "other-host", "writing"].sort());
     expect(await readdir(blobs.pathOf("files", file.id, current))).not.toContain(WRITING_MARKER);
     expect(await readdir(blobs.pathOf("files"))).not.toContain("no-such-file");
-    expect(await readdir(blobs.pathOf("datasets"))).toEqual(["being-created"]);
+    expect((await readdir(blobs.pathOf("datasets"))).sort()).toEqual(["being-created", dataset.id].sort());
+    expect(await readdir(layouts)).toEqual(["new.f32"]);
+    expect(await readdir(blobs.pathOf("sessions"))).toEqual(["new-session"]);
     expect(await readdir(blobs.pathOf("tmp"))).not.toContain("scratch-dead");
-    expect(result.removed.length).toBe(8);
-    expect(result.bytes).toBeGreaterThanOrEqual(8 * 1000);
+    expect(result.removed.length).toBe(10);
+    expect(result.bytes).toBeGreaterThanOrEqual(10 * 1000);
     // the file still reads
     expect((await files.get(viewer, file.id)).isValid).toBe(true);
   });
