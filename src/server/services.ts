@@ -178,7 +178,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
 
   async function close(): Promise<void> {
     await swept;
-    stopPurging();
+    await stopPurging();
     stopLogoutListener();
     workers.close();
     await layouts.close();

@@ -76,13 +76,22 @@ export function createSingleUseLinks(deps: { db: Db; browserSessions: BrowserSes
     return count;
   }
 
-  /** Purges now and then every hour until stopped; a failed purge is reported and tried again next hour. */
-  function startPurging(onError: (error: unknown) => void): () => void {
-    const run = () => void purge().catch(onError);
+  /**
+   * Purges now and then every hour until stopped; a failed purge is reported and tried again next hour. Stopping
+   * waits for a purge under way, so the database is not closed under it (a short-lived CLI run would otherwise).
+   */
+  function startPurging(onError: (error: unknown) => void): () => Promise<void> {
+    let running: Promise<void> = Promise.resolve();
+    const run = () => {
+      running = purge().then(() => undefined, onError);
+    };
     run();
     const timer = setInterval(run, PURGE_EVERY_MS);
     timer.unref();
-    return () => clearInterval(timer);
+    return async () => {
+      clearInterval(timer);
+      await running;
+    };
   }
 
   return { issue, redeem, revokeUser, purge, startPurging, settings };
