@@ -1,6 +1,7 @@
 // bench/viz: graph.html in headless Chromium with software WebGL: time from navigation to the first drawn frame,
-// frames per second while panning, and how long a control (the labels control) takes to answer while the pointer
-// moves over the graph, for random graphs of 10k, 100k and 1M edges (served by the page's test harness).
+// frames per second while panning, and how long the controls (labels; the Filters, Encodings and Table panels) take
+// to answer while the pointer moves over the graph, for random graphs of 10k, 100k and 1M edges (served by the page's
+// test harness).
 // With --stream the graph has no stored layout: the page starts the server layout and draws its first frame from the
 // stream (the harness's stand-in job sends real frames at --frame-ms); measured while frames keep coming: how long the
 // search box takes to list matches, the pan rate, and frames received, drawn and dropped.
@@ -215,25 +216,58 @@ async function panFps(page: Page): Promise<{ fps: number; frames: number }> {
   return { fps: counted / seconds, frames: counted };
 }
 
+/** A control of the page: its element, what to do to it, and when it has answered (`on`: switched on, or opened). */
+type Control = { selector: string; act(page: Page, on: boolean): Promise<unknown>; answered(on: boolean): string };
+
+/** A button opening and closing a panel: answered once its aria-expanded says so. */
+function panelButton(id: string): Control {
+  return {
+    selector: `#${id}`,
+    act: (page) => page.click(`#${id}`),
+    answered: (on) => `document.getElementById(${JSON.stringify(id)})?.getAttribute("aria-expanded") === "${on}"`,
+  };
+}
+
+/** The controls measured (functions: the module's top-level await runs before later constants are set). */
+function controls(): Control[] {
+  return [
+    {
+      selector: "#label-column",
+      act: async (page, on) => {
+        const options = await page.locator("#label-column option").allTextContents();
+        return page.selectOption("#label-column", { label: on ? (options[0] ?? "") : "Labels: off" });
+      },
+      answered: (on) => `document.querySelector(".labels")?.hidden === ${!on}`,
+    },
+    panelButton("filters-toggle"),
+    panelButton("encodings-toggle"),
+    panelButton("selection-table-toggle"),
+  ];
+}
+
 /**
- * How long a control takes to answer while the pointer moves over the graph (cosmos.gl's hover picking runs then):
- * the labels control (label-control.ts) is switched off and on, each time from the change to the labels layer shown
- * or hidden in a drawn frame. Median and slowest of 6; "n/a" on a page without the control.
+ * How long the controls take to answer while the pointer moves over the graph (hovering nodes): the labels control
+ * (label-control.ts) switched off and on, and the Filters, Encodings and Table panels opened and closed, twice each,
+ * from the action to its change seen in an animation frame (frames wait while the canvas is drawn). Median and slowest
+ * of all; "n/a" on a page without the labels control (a build from before it).
  */
 async function controlMs(page: Page): Promise<string> {
   if ((await page.locator("#label-column").count()) === 0) return "n/a";
-  const options = await page.locator("#label-column option").allTextContents();
   const times: number[] = [];
-  for (let k = 0; k < 6; k++) {
-    for (let step = 0; step < 4; step++) await page.mouse.move(560 + 40 * step + 7 * k, 380 + 20 * step);
-    const off = k % 2 === 0;
-    const start = performance.now();
-    await page.selectOption("#label-column", { label: off ? "Labels: off" : (options[0] ?? "") });
-    await page.waitForFunction((hidden) => document.querySelector<HTMLElement>(".labels")?.hidden === hidden, off, {
-      polling: "raf",
-      timeout: FRAME_LIMIT_MS,
-    });
-    times.push(performance.now() - start);
+  let k = 0;
+  for (const control of controls()) {
+    if ((await page.locator(control.selector).count()) === 0) continue;
+    // The labels start shown and the panels closed: off, on, off, on, or open, close, open, close.
+    const labels = control.selector === "#label-column";
+    for (const on of labels ? [false, true, false, true] : [true, false, true, false]) {
+      k++;
+      for (let step = 0; step < 4; step++) await page.mouse.move(460 + 40 * step + 7 * k, 380 + 20 * step);
+      const start = performance.now();
+      await control.act(page, on);
+      await page.waitForFunction(control.answered(on), null, { polling: "raf", timeout: FRAME_LIMIT_MS });
+      times.push(performance.now() - start);
+      process.stderr.write(`${control.selector} ${on ? "on" : "off"} ${Math.round(performance.now() - start)} ms; `);
+    }
   }
   times.sort((a, b) => a - b);
   return `${Math.round(times[times.length >> 1] ?? Number.NaN)} / ${Math.round(times[times.length - 1] ?? Number.NaN)}`;

@@ -202,6 +202,9 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       graph.render();
     },
     setCollections(next) {
+      // The same layers again (a filter panel loading with nothing filtered, a shared state echoed back) draw nothing:
+      // at 100k edges a software frame holds the page's frames for seconds.
+      if (sameLayers(next, layers)) return;
       layers = next;
       if (!graph || !drawn) return;
       const colors = paintColors(drawn.style, drawn.topology, layers);
@@ -270,6 +273,30 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     },
   };
   return view;
+}
+
+/** Whether two lists of layers paint the same: the same collections, colors and rows, in the same order. */
+function sameLayers(a: readonly PaintLayer[], b: readonly PaintLayer[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  return a.every((layer, k) => {
+    const other = b[k];
+    if (!other) return false;
+    if (layer === other) return true;
+    return (
+      layer.id === other.id &&
+      layer.rgba.every((value, c) => value === other.rgba[c]) &&
+      sameRows(layer.nodeRows, other.nodeRows) &&
+      sameRows(layer.edgeRows, other.edgeRows)
+    );
+  });
+}
+
+function sameRows(a: Uint32Array | undefined, b: Uint32Array | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** The corners of the box around the drawn (finite) positions; undefined when there are none. */

@@ -1,5 +1,6 @@
-// graph.html in Chromium: hovering and clicking find nodes and links on the CPU (hover-picking.ts), never by reading
-// pixels back from WebGL (the readbacks stalled a 100k-edge page for seconds), and pointer moves alone draw nothing.
+// graph.html in Chromium, what kept a 100k-edge page from answering: hovering and clicking find nodes and links on
+// the CPU (hover-picking.ts), never by reading pixels back from WebGL (the readbacks stalled the page for seconds);
+// pointer moves alone draw nothing, and nor does a panel that changes nothing on the canvas.
 import { rm } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -9,7 +10,7 @@ import { buildPage } from "./harness/page-build.ts";
 import { type PageServer, startPageServer } from "./harness/page-server.ts";
 
 const available = chromiumAvailable();
-const title = available ? "hover picking in Chromium" : `hover picking in Chromium (skipped: no Chromium at ${CHROMIUM})`;
+const title = available ? "canvas stalls in Chromium" : `canvas stalls in Chromium (skipped: no Chromium at ${CHROMIUM})`;
 
 /** Counts WebGL calls that wait for the GPU and copy back (cosmos.gl's picking used readPixels). */
 function countReadbacks(): void {
@@ -122,6 +123,17 @@ describe.skipIf(!available)(title, () => {
     await hover(first?.name ?? "", first?.left ?? 0, first?.y ?? 0);
     // This small graph's frames are cheap: the hover ring and the neighbourhood highlight are drawn.
     await expect.poll(renders, soon).toBeGreaterThan(idle);
+  });
+
+  it("opening the Filters panel with nothing filtered draws nothing", async () => {
+    await page.mouse.move(200, 90);
+    await page.waitForTimeout(600);
+    const before = await renders();
+    await page.locator("#filters-toggle").click();
+    await expect.poll(() => page.locator("#filter-panel .filter-column").count(), soon).toBeGreaterThan(0);
+    await page.waitForTimeout(600);
+    expect(await renders()).toBe(before);
+    await page.locator("#filters-toggle").click();
   });
 
   it("clicking a node, focusing one found by search and clicking a link: no WebGL readback", async () => {
