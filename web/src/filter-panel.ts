@@ -1,7 +1,9 @@
 // The Filters panel: the node and edge columns the field filters let the inspector show, each with a histogram
 // computed here from its Arrow column (bins for numbers and times, the top values for text), fetched once per table
-// in one request when the panel first opens. Brushing bars (or typing bounds) keeps a numeric range; ticking values
-// keeps those values. Non-matching nodes and their links (and non-matching edges) are hidden without a reload.
+// in one request when the panel first opens (less the columns the timebar read already: one cache for both). Brushing
+// bars (or typing bounds) keeps a numeric range; ticking values keeps those values. Non-matching nodes and their links
+// (and non-matching edges) are hidden without a reload. The filter state lives here; the timebar (timebar.ts) and the
+// filter table (filter-table.ts) read and change it through setFilter, histogram, hidden and onUpdate.
 import "./filter-panel.css";
 import type { PaintLayer } from "./collections-paint.ts";
 import type { Axis, DataRoutes } from "./data-routes.ts";
