@@ -169,7 +169,13 @@ export function createMcpFacade(options: McpFacadeOptions) {
     let pending = adopting.get(id);
     if (!pending) {
       pending = (async () => {
-        const start = directory ? await directory.recall(id).catch(() => undefined) : undefined;
+        // The directory (Redis) away: the session may well exist, so the caller is told to retry, not to start over.
+        const unreadable = () => new McpFailure("UNAVAILABLE", "The session directory could not be read; retry shortly");
+        const start = directory
+          ? await directory.recall(id).catch(() => {
+              throw unreadable();
+            })
+          : undefined;
         if (!start) throw gone();
         const adopted = await adopt(id, start, request.url);
         await directory?.touch(id).catch(() => true);

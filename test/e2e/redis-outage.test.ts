@@ -37,6 +37,9 @@ function post(url: string, path: string, body: unknown, headers: Record<string, 
   return request(url, path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
 }
 
+const mcp = (url: string, session: string, body: Record<string, unknown>) =>
+  post(url, "/mcp", { jsonrpc: "2.0", ...body }, { "mcp-session-id": session, accept: "application/json, text/event-stream" });
+
 /** Every event of one subscription (its first data field, or the whole message), kept as they come. */
 function subscribe(url: string, token: string, variables: Record<string, unknown>, query = CHANGED) {
   const client = createClient({ url: `${url.replace("http", "ws")}/graphql`, webSocketImpl: WebSocket, connectionParams: bearer(token) });
@@ -93,6 +96,7 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
   let viewer: ReturnType<typeof subscribe>;
   let progress: ReturnType<typeof subscribe>;
   let endless: string;
+  let mcpSession: string;
 
   const graphql = async (url: string, query: string, variables: Record<string, unknown> = {}) =>
     post(url, "/graphql", { query, variables }, auth);
@@ -140,6 +144,20 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     const from = owner.events.length;
     expect((await graphql(b.url, CREATE, { s: sessionId, n: "before" })).body.data.createCollection.id).toBeTruthy();
     expect(await owner.until((e) => e.kind === "COLLECTIONS", from)).toMatchObject({ revision: { number: await revision() } });
+    // A tool session opened on a, known to b through Redis.
+    const init = await fetch(`${a.url}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      }),
+      signal: AbortSignal.timeout(HANG_MS),
+    });
+    mcpSession = init.headers.get("mcp-session-id") ?? "";
+    expect(mcpSession).not.toBe("");
     // A job that runs until cancelled, followed from a: it will be cancelled, and end, while Redis is away.
     endless = (await graphql(b.url, RUN, { i: { datasetId, ...ENDLESS } })).body.data.runComputeJob.id as string;
     progress = subscribe(a.url, token, { id: endless }, PROGRESS);
@@ -170,6 +188,10 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
       (r) => r.body.data.computeJob.status === "CANCELLED",
     );
     expect(cancelled.body.data.computeJob.status).toBe("CANCELLED");
+    // The tool session: served where it lives; elsewhere its directory cannot be read, a 503 to retry (not "unknown").
+    expect((await mcp(a.url, mcpSession, { id: 2, method: "tools/list" })).status).toBe(200);
+    const elsewhere = await mcp(b.url, mcpSession, { id: 3, method: "tools/list" });
+    expect({ status: elsewhere.status, code: elsewhere.body.error?.code }).toEqual({ status: 503, code: -32006 });
     // Signing in and reading work; a JWT check reads forced-logout marks in Redis and goes on without them.
     expect((await post(b.url, "/api-token-auth/", ADMIN)).status).toBe(200);
     expect((await graphql(b.url, SESSION, { id: sessionId })).body.data.vizSession.collections).toHaveLength(3);
@@ -202,6 +224,9 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     expect(await viewer.until((e) => e.kind === "COLLECTIONS", again)).toEqual({ kind: "COLLECTIONS", revision: { number: current + 1 } });
     // The owner's page stayed connected through it all: still present.
     expect((await graphql(b.url, SESSION, { id: sessionId })).body.data.vizSession.ownerAvailable).toBe(true);
+    // The tool session outlived Redis' restart (empty: it keeps no data): the instances serving it wrote it back.
+    expect((await mcp(b.url, mcpSession, { id: 4, method: "tools/list" })).status).toBe(200);
+    expect((await mcp(a.url, mcpSession, { id: 5, method: "tools/list" })).status).toBe(200);
     // The job that ended during the outage: its follower hears of it now, and the subscription completes.
     expect(await progress.until((e) => e.status === "CANCELLED")).toEqual({ status: "CANCELLED" });
     await eventually(
