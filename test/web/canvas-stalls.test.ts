@@ -107,7 +107,7 @@ describe.skipIf(!available)(title, () => {
     expect(await readbacks()).toBe(before);
   });
 
-  it("pointer moves off the nodes draw nothing; a newly hovered node draws its ring", async () => {
+  it("pointer moves off the nodes draw nothing; a hovered node gets its ring at once and its highlight drawn", async () => {
     // A place on the canvas with no node under it (the top band, under the bar, is clear of the fitted graph).
     const spot = { x: 200, y: 90 };
     expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName, spot)).toBe("CANVAS");
@@ -118,11 +118,19 @@ describe.skipIf(!available)(title, () => {
     await page.waitForTimeout(600);
     expect(await renders()).toBe(idle);
     expect(await hoverTitle()).toBeUndefined();
+    expect(await page.locator(".hover-ring").isVisible()).toBe(false);
     const [first] = await labelled();
     expect(first).toBeDefined();
-    await hover(first?.name ?? "", first?.left ?? 0, first?.y ?? 0);
-    // This small graph's frames are cheap: the hover ring and the neighbourhood highlight are drawn.
+    const x = await hover(first?.name ?? "", first?.left ?? 0, first?.y ?? 0);
+    // The ring (a DOM circle over the canvas) is around the pointer, which is on the node's disc.
+    const ring = await page.locator(".hover-ring").boundingBox();
+    expect(ring).not.toBeNull();
+    expect(Math.abs((ring?.x ?? 0) + (ring?.width ?? 0) / 2 - x)).toBeLessThan((ring?.width ?? 0) / 2);
+    expect(Math.abs((ring?.y ?? 0) + (ring?.height ?? 0) / 2 - (first?.y ?? 0))).toBeLessThan((ring?.height ?? 0) / 2);
+    // This small graph's frames are cheap: the neighbourhood highlight is drawn.
     await expect.poll(renders, soon).toBeGreaterThan(idle);
+    await page.mouse.move(200, 90);
+    await expect.poll(() => page.locator(".hover-ring").isVisible(), soon).toBe(false);
   });
 
   it("opening the Filters panel with nothing filtered draws nothing", async () => {

@@ -104,7 +104,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     linkColorInterpolateFromEndpoints: model.style.edge.rgba === undefined && model.style.node.rgba !== undefined,
     renderLinks: linksVisible,
     linkDefaultArrows: arrows,
-    renderHoveredPointRing: true,
+    // The hover ring is drawn by the label layer (label-layer.ts), so hovering never needs a canvas frame.
+    renderHoveredPointRing: false,
     hoveredPointCursor: "pointer",
     hoveredLinkCursor: "pointer",
     hoveredLinkWidthIncrease: 2,
@@ -137,7 +138,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
   const hoverDraws = () => !governor?.costly || items < SMALL_GRAPH;
   /** Whether the highlight on the canvas is a hover's. */
   let hoverShown = false;
-  /** The hover ring and a hovered link's width are drawn by cosmos.gl: a frame, when frames are cheap. */
+  /** A hovered link is drawn wider by cosmos.gl: a frame, when frames are cheap. */
   const hoverChanged = () => {
     if (hoverDraws()) governor?.wake();
   };
@@ -169,13 +170,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
           ...hoverStyle(model.style, colors),
           linksShown: linksVisible,
         },
-        {
-          node: (index) => {
-            hoverChanged();
-            events.nodeHover(index);
-          },
-          link: () => hoverChanged(),
-        },
+        { node: (index) => events.nodeHover(index), link: () => hoverChanged() },
       );
       await graph.ready;
       graph.setPointPositions(positions, true);

@@ -1,6 +1,7 @@
 // Draws text labels over the canvas for the hovered and selected nodes and the largest ones in view: more as the view
 // zooms in, none overlapping. The nodes are chosen from the positions the page holds (label-placement.ts: a grid,
-// only the visible cells), at most every SELECT_MS while the view moves; between choices the labels only follow.
+// only the visible cells), at most every SELECT_MS while the view moves; between choices the labels only follow. The
+// hovered node's ring is drawn here too (a DOM circle), so a hover never waits for a WebGL frame.
 import type { Graph } from "@cosmos.gl/graph";
 import type { GraphModel } from "./graph-model.ts";
 import {
@@ -14,6 +15,7 @@ import {
   visibleCandidates,
 } from "./label-placement.ts";
 import { nodeLabel } from "./node-text.ts";
+import { canvasTheme, onThemeChange } from "./theme.ts";
 
 /** Height of the top bar's band, in CSS pixels. */
 const TOP_BAR = 58;
@@ -51,6 +53,22 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
   let selected: number | undefined;
   let highlighted: Set<number> | undefined;
   const slots: Slot[] = [];
+  /**
+   * The hovered node's ring, drawn here rather than on the canvas: a hover then never waits for a WebGL frame (seconds
+   * at 100k edges with software WebGL).
+   */
+  const ring = document.createElement("div");
+  ring.className = "hover-ring";
+  // Beside the labels, not in them: it shows with labels switched off too.
+  ring.style.cssText =
+    "position:fixed;left:0;top:0;border:2px solid;border-radius:50%;pointer-events:none;display:none;box-sizing:border-box";
+  root.after(ring);
+  let ringKey = "";
+  const ringColor = () => {
+    ring.style.borderColor = canvasTheme().hoveredPointRingColor;
+  };
+  ringColor();
+  const stopTheme = onThemeChange(ringColor);
   let frame = 0;
   /** What the last frame drew from (the view and the nodes); nothing is redrawn while it stays the same. */
   let drawnKey = "";
@@ -140,11 +158,17 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
 
   const draw = () => {
     frame = requestAnimationFrame(draw);
-    if (!model || !graph?.isReady || !positions || !shown) return;
-    const width = root.clientWidth;
-    const height = root.clientHeight;
+    if (!model || !graph?.isReady || !positions) return;
     const [ox, oy] = graph.spaceToScreenPosition([0, 0]);
     const [ux, uy] = graph.spaceToScreenPosition([1, 1]);
+    const ringAt = `${ox},${oy},${ux},${uy},${hovered}`;
+    if (ringAt !== ringKey) {
+      ringKey = ringAt;
+      placeRing();
+    }
+    if (!shown) return;
+    const width = root.clientWidth;
+    const height = root.clientHeight;
     const viewKey = `${ox},${oy},${ux},${uy},${width},${height},${grid ? 1 : 0},${hovered},${selected}`;
     const now = performance.now();
     if (viewKey !== chosenKey && now - chosenAt >= SELECT_MS) {
@@ -181,12 +205,29 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       }
     }
   };
+
+  /** The ring around the hovered node, a little wider than its disc (as cosmos.gl drew it). */
+  const placeRing = () => {
+    if (hovered === undefined || !graph || !positions || !model || hovered * 2 + 1 >= positions.length) {
+      ring.style.display = "none";
+      return;
+    }
+    const [x, y] = graph.spaceToScreenPosition([positions[hovered * 2] ?? 0, positions[hovered * 2 + 1] ?? 0]);
+    const size = model.style.node.sizes?.[hovered];
+    const radius = graph.spaceToScreenRadius((size === undefined || Number.isNaN(size) ? model.style.node.defaultSize : size) / 2);
+    const side = Math.round(2 * radius + 6);
+    ring.style.width = `${side}px`;
+    ring.style.height = `${side}px`;
+    ring.style.transform = `translate(${Math.round(x - side / 2)}px, ${Math.round(y - side / 2)}px)`;
+    ring.style.display = "";
+  };
   frame = requestAnimationFrame(draw);
 
   return {
     setModel(next, nextGraph) {
       model = next;
       graph = nextGraph;
+      ringKey = "";
       order = undefined;
       grid = undefined;
       standing = [];
@@ -194,6 +235,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     },
     setPositions(next) {
       positions = next;
+      ringKey = "";
       grid = undefined;
       chosenKey = "";
     },
@@ -217,6 +259,8 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     },
     destroy() {
       cancelAnimationFrame(frame);
+      stopTheme();
+      ring.remove();
       root.replaceChildren();
     },
   };
