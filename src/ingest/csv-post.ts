@@ -16,6 +16,8 @@ export type ColumnText = (column: string) => pl.Series;
 export class NeedsTokenizer extends Error {}
 
 const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+/** Rows whose values settle quickly whether a text column could be numbers or booleans (typeText). */
+const HEAD_ROWS = 10_000;
 
 /** A text column typed as pandas would: integers (float64 with a missing value), floats, booleans; else text. */
 function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataFrame {
@@ -24,8 +26,10 @@ function typeText(frame: pl.DataFrame, column: string, exact: boolean): pl.DataF
   if (series.length === 0) return frame;
   if (series.nullCount() === series.length) return frame.withColumns(pl.col(column).cast(pl.Float64));
   const stripped = pl.col(column).str.strip();
-  // A text column of the first values is text: the casts over the whole column need not be tried.
-  const head = series.dropNulls().head(1000);
+  // A text column of the first values is text: the casts over the whole column need not be tried. The values are
+  // taken from the column's first rows (dropping the nulls of the whole column would copy all of it); first rows that
+  // are all missing leave no values, and then every check below runs on the whole column.
+  const head = series.head(HEAD_ROWS).dropNulls().head(1000);
   const probe = (type: pl.DataType) =>
     pl.DataFrame([head]).select(pl.col(column).str.strip().cast(type).isNull().any().alias("x")).toRecords()[0]?.x !== true;
   if (probe(pl.Float64)) {
