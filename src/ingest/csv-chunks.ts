@@ -110,8 +110,15 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
     return work.subarray(used, used + bytes);
   }
 
-  /** Parses whatever complete rows the bytes held now make. */
-  function commit(bytes: number): void {
+  /** The buffer the next bytes are read into while the bytes held parse (commit's `ahead`). */
+  let spare = Buffer.allocUnsafeSlow(0);
+
+  /**
+   * Parses whatever complete rows the bytes held now make. With `ahead`, when rows are parsed, the header line and
+   * the unfinished last row first move to a second buffer, and `ahead.start` is given room there for `ahead.bytes`
+   * more bytes: the caller reads the next bytes into it while these rows parse (readCsvInChunks), then commits them.
+   */
+  function commit(bytes: number, ahead?: { bytes: number; start(room: Buffer): void }): void {
     used += bytes;
     if (headerLength < 0) {
       const { first } = rowEnds(work.subarray(0, used), options.quote, 1);
@@ -127,9 +134,21 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
       return;
     }
     const end = headerLength + rows.last;
-    parse(work.subarray(0, end), false);
-    work.copyWithin(headerLength, end, used);
-    used = headerLength + (used - end);
+    if (!ahead) {
+      parse(work.subarray(0, end), false);
+      work.copyWithin(headerLength, end, used);
+      used = headerLength + (used - end);
+      return;
+    }
+    const held = headerLength + (used - end);
+    if (spare.length < held + ahead.bytes) spare = Buffer.allocUnsafeSlow(Math.max(held + ahead.bytes, work.length));
+    work.copy(spare, 0, 0, headerLength);
+    work.copy(spare, headerLength, end, used);
+    const rowsToParse = work.subarray(0, end);
+    [work, spare] = [spare, work];
+    used = held;
+    ahead.start(work.subarray(used, used + ahead.bytes));
+    parse(rowsToParse, false);
   }
 
   return {
@@ -144,6 +163,7 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
     end(): void {
       if (used > headerLength || !schema) parse(work.subarray(0, used), true);
       work = Buffer.alloc(0);
+      spare = Buffer.alloc(0);
     },
   };
 }
@@ -153,16 +173,27 @@ export async function readCsvInChunks(file: string, options: ChunkParserOptions,
   const frames: pl.DataFrame[] = [];
   const parser = createCsvChunkParser(options, (frame) => frames.push(frame));
   const handle = await open(file, "r");
+  // The read of the next bytes, under way (on libuv's threads) while polars parses the rows before them.
+  const next: { read?: Promise<number> } = {};
+  const ahead = {
+    bytes: chunkBytes,
+    start(room: Buffer) {
+      next.read = handle.read(room, 0, room.length, null).then((r) => r.bytesRead);
+    },
+  };
   try {
     // Read straight into the parser's buffer, behind the unfinished row of the chunk before.
     for (;;) {
-      const { bytesRead } = await handle.read(parser.space(chunkBytes), 0, chunkBytes, null);
+      const reading = next.read;
+      next.read = undefined;
+      const bytesRead = reading ? await reading : (await handle.read(parser.space(chunkBytes), 0, chunkBytes, null)).bytesRead;
       if (bytesRead === 0) break;
-      parser.commit(bytesRead);
+      parser.commit(bytesRead, ahead);
     }
     parser.end();
     return frames.length === 1 ? (frames[0] as pl.DataFrame) : pl.concat(frames, { how: "vertical", rechunk: false });
   } finally {
+    await next.read?.catch(() => undefined);
     await handle.close();
   }
 }
