@@ -37,7 +37,7 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
   app.get("/login", async (c) => {
     // Password sign-in stays on offer when the provider list cannot be read.
     const providers = await ssoProviders(options.execute, c.req.raw, c.env.clientAddress).catch(() => []);
-    return html(loginPage(safeNext(c.req.query("next")), c.req.query("error") !== undefined, providers));
+    return html(loginPage(safeNext(c.req.query("next")), c.req.query("error") !== undefined ? "failed" : undefined, providers));
   });
 
   app.post("/login", async (c) => {
@@ -50,6 +50,11 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
       clientAddress: c.env.clientAddress,
     });
     const signIn = (result.data as { signIn?: { token: string; expiresAt: string } } | null)?.signIn;
+    if (!signIn && codeOf(result) === "UNAVAILABLE") {
+      const page = html(loginPage(next, "unavailable"), 503);
+      page.headers.set("retry-after", "5");
+      return page;
+    }
     if (!signIn) return c.redirect(`/login?error=1&next=${encodeURIComponent(next)}`, 303);
     c.header("set-cookie", options.cookie.set(signIn.token, new Date(signIn.expiresAt), options.cookieSecure));
     return c.redirect(next, 303);

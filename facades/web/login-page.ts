@@ -21,7 +21,15 @@ function ssoButtons(providers: readonly SsoButton[], next: string): string {
   return `<nav aria-label="Single sign-on"><p class="or">or</p><ul class="sso-list">${items}</ul></nav>`;
 }
 
-export function loginPage(next: string, failed: boolean, providers: readonly SsoButton[] = []): string {
+/** Why the form is shown again: wrong credentials, or a service that cannot sign anyone in just now. */
+export type LoginProblem = "failed" | "unavailable" | undefined;
+
+const PROBLEMS = {
+  failed: "Unable to sign in with those credentials.",
+  unavailable: "The service cannot sign anyone in right now (it cannot reach its database). Please try again in a moment.",
+};
+
+export function loginPage(next: string, problem: LoginProblem, providers: readonly SsoButton[] = []): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -44,7 +52,7 @@ export function loginPage(next: string, failed: boolean, providers: readonly Sso
 <body>
 <form method="post" action="/login">
   <h1>Sign in</h1>
-  ${failed ? '<p class="error" role="alert">Unable to sign in with those credentials.</p>' : ""}
+  ${problem ? `<p class="error" role="alert">${PROBLEMS[problem]}</p>` : ""}
   <input type="hidden" name="next" value="${escapeHtml(next)}">
   <label for="username">Username</label>
   <input id="username" name="username" autocomplete="username" required autofocus>

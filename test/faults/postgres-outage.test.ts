@@ -120,6 +120,18 @@ describe("a Postgres outage under a running gateway", () => {
     expect(tool.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(((await tool.json()) as { error: { code: number } }).error.code).toBe(-32006);
 
+    // The browser's sign-in form says the service is unavailable, not that the password was wrong.
+    const signIn = await call("/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ ...ADMIN, next: "/" }).toString(),
+    });
+    expect(signIn.status).toBe(503);
+    expect(signIn.headers.get("retry-after")).toMatch(/^\d+$/);
+    const page = await signIn.text();
+    expect(page).toContain("cannot sign anyone in right now");
+    expect(page).not.toContain("Unable to sign in with those credentials");
+
     const health = await call("/ht/");
     expect(health.status).toBe(503);
     expect(((await health.json()) as { failing: string[] }).failing).toContain("database");
