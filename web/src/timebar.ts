@@ -208,8 +208,8 @@ export function createTimebar(host: TimebarHost, doc: Document = document): Time
     try {
       const histogram = await host.panel.histogram(column.axis, column.name);
       if (mine !== ticket) return;
-      if (histogram?.kind !== "time") {
-        // Not a time column after all (the dtype said so, Arrow did not): leave it out.
+      if (histogram?.kind !== "time" || !histogram.counts.some((count) => count > 0)) {
+        // Not a time column after all (the dtype said so, Arrow did not), or no row has a time: leave it out.
         columns = columns.filter((c) => c !== column);
         fillSelect();
         if (columns[0]) await show(`${columns[0].axis}/${columns[0].name}`);
