@@ -83,27 +83,82 @@ export function labelBudget(grid: LabelGrid, view: SpaceRect): number {
   return Math.min(MAX_BUDGET, Math.round(BASE_BUDGET * zoom * zoom));
 }
 
-/** Candidates inside the view: each visible cell's first PER_CELL nodes inside it, by priority (largest first). */
-export function visibleCandidates(grid: LabelGrid, positions: ArrayLike<number>, priority: ArrayLike<number>, view: SpaceRect): number[] {
+/**
+ * Candidates inside the view, highest priority first (ties: lower index first): each visible cell's first PER_CELL
+ * nodes inside it. Lazily, merging the cells' lists (each already in priority order) through a heap, so a caller that
+ * stops after its budget reads a few hundred nodes, not every visible cell's (tens of thousands at 100k edges).
+ */
+export function* visibleCandidates(
+  grid: LabelGrid,
+  positions: ArrayLike<number>,
+  priority: ArrayLike<number>,
+  view: SpaceRect,
+): Generator<number> {
   const first = cellAt(grid, view.minX, view.minY);
   const last = cellAt(grid, view.maxX, view.maxY);
-  const out: number[] = [];
+  const inView = (index: number) => {
+    const x = positions[index * 2] ?? 0;
+    const y = positions[index * 2 + 1] ?? 0;
+    return x >= view.minX && x <= view.maxX && y >= view.minY && y <= view.maxY;
+  };
+  /** Each visible cell's place in `members`, and how many of its nodes were given out. */
+  type Head = { at: number; end: number; taken: number };
+  const before = (a: Head, b: Head) => {
+    const ia = grid.members[a.at] ?? 0;
+    const ib = grid.members[b.at] ?? 0;
+    const pa = priority[ia] ?? 0;
+    const pb = priority[ib] ?? 0;
+    return pa > pb || (pa === pb && ia < ib);
+  };
+  const heap: Head[] = [];
+  const push = (head: Head) => {
+    heap.push(head);
+    let k = heap.length - 1;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!before(heap[k] as Head, heap[parent] as Head)) break;
+      [heap[k], heap[parent]] = [heap[parent] as Head, heap[k] as Head];
+      k = parent;
+    }
+  };
+  const pop = (): Head | undefined => {
+    const top = heap[0];
+    const tail = heap.pop();
+    if (heap.length > 0 && tail) {
+      heap[0] = tail;
+      let k = 0;
+      for (;;) {
+        const left = k * 2 + 1;
+        const right = left + 1;
+        let best = k;
+        if (left < heap.length && before(heap[left] as Head, heap[best] as Head)) best = left;
+        if (right < heap.length && before(heap[right] as Head, heap[best] as Head)) best = right;
+        if (best === k) break;
+        [heap[k], heap[best]] = [heap[best] as Head, heap[k] as Head];
+        k = best;
+      }
+    }
+    return top;
+  };
+  /** Moves a cell's head to its next node inside the view; false when it has none left to give. */
+  const advance = (head: Head): boolean => {
+    if (head.taken >= PER_CELL) return false;
+    while (head.at < head.end && !inView(grid.members[head.at] ?? 0)) head.at++;
+    return head.at < head.end;
+  };
   for (let row = Math.floor(first / CELLS); row <= Math.floor(last / CELLS); row++) {
     for (let column = first % CELLS; column <= last % CELLS; column++) {
       const cell = row * CELLS + column;
-      let taken = 0;
-      for (let k = grid.starts[cell] ?? 0; k < (grid.starts[cell + 1] ?? 0) && taken < PER_CELL; k++) {
-        const index = grid.members[k] ?? 0;
-        const x = positions[index * 2] ?? 0;
-        const y = positions[index * 2 + 1] ?? 0;
-        if (x < view.minX || x > view.maxX || y < view.minY || y > view.maxY) continue;
-        out.push(index);
-        taken++;
-      }
+      const head = { at: grid.starts[cell] ?? 0, end: grid.starts[cell + 1] ?? 0, taken: 0 };
+      if (advance(head)) push(head);
     }
   }
-  out.sort((a, b) => (priority[b] ?? 0) - (priority[a] ?? 0) || a - b);
-  return out;
+  for (let head = pop(); head; head = pop()) {
+    yield grid.members[head.at] ?? 0;
+    head.at++;
+    head.taken++;
+    if (advance(head)) push(head);
+  }
 }
 
 export type Box = [number, number, number, number];
