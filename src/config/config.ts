@@ -47,6 +47,10 @@ export type Config = Readonly<{
   adminPassword: string | undefined;
   adminEmail: string;
   loginThrottle: Readonly<{ freeAttempts: number; windowSeconds: number; maxDelayMs: number; blockAfter: number }>;
+  /** GraphQL document limits (GRAPHQL_MAX_*): selection depth, aliases, tokens, directives, cost; nesting of variable values. */
+  graphqlLimits: Readonly<{ depth: number; aliases: number; tokens: number; directives: number; cost: number; variableDepth: number }>;
+  /** Operations per RATE_LIMIT_WINDOW_SECONDS, per address and per account, of each class (0: no limit); shared through Redis when set. */
+  rateLimits: Readonly<{ windowSeconds: number } & Record<"login" | "upload" | "query", { perAddress: number; perAccount: number }>>;
   shutdownGraceMs: number;
   /** Browser session cookies only over HTTPS (spec 5.6 COOKIE_SECURE). */
   cookieSecure: boolean;
@@ -219,6 +223,20 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
       windowSeconds: int(env, "LOGIN_THROTTLE_WINDOW_SECONDS", 900, 1),
       maxDelayMs: int(env, "LOGIN_MAX_DELAY_MS", 4000),
       blockAfter: int(env, "LOGIN_BLOCK_AFTER", 30, 1),
+    }),
+    graphqlLimits: Object.freeze({
+      depth: int(env, "GRAPHQL_MAX_DEPTH", 15, 1),
+      aliases: int(env, "GRAPHQL_MAX_ALIASES", 30, 0),
+      tokens: int(env, "GRAPHQL_MAX_TOKENS", 3000, 1),
+      directives: int(env, "GRAPHQL_MAX_DIRECTIVES", 50, 0),
+      cost: int(env, "GRAPHQL_MAX_COST", 20_000, 1),
+      variableDepth: int(env, "GRAPHQL_MAX_VARIABLE_DEPTH", 64, 1),
+    }),
+    rateLimits: Object.freeze({
+      windowSeconds: int(env, "RATE_LIMIT_WINDOW_SECONDS", 60, 1),
+      login: { perAddress: int(env, "RATE_LIMIT_LOGIN_PER_ADDRESS", 600), perAccount: int(env, "RATE_LIMIT_LOGIN_PER_ACCOUNT", 120) },
+      upload: { perAddress: int(env, "RATE_LIMIT_UPLOAD_PER_ADDRESS", 1200), perAccount: int(env, "RATE_LIMIT_UPLOAD_PER_ACCOUNT", 600) },
+      query: { perAddress: int(env, "RATE_LIMIT_QUERY_PER_ADDRESS", 60_000), perAccount: int(env, "RATE_LIMIT_QUERY_PER_ACCOUNT", 30_000) },
     }),
     shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000),
     cookieSecure: bool(env, "COOKIE_SECURE", true),
