@@ -5,7 +5,8 @@
 // loop: a frame is drawn when cosmos.gl asks (its render()), on zoom, pan and resize, when the view asks (a changed
 // hover, focus or highlight), and for a short while after; and after a frame that took T ms the next waits T ms, so
 // at least half the time is left to input, whatever the graph's size. Pointer moves alone draw nothing (hover is found
-// on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are costly.
+// on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are costly. A costly
+// frame woken from idle waits SETTLE_MS first, so the control that woke it answers before the canvas holds the page.
 import type { Graph } from "@cosmos.gl/graph";
 
 /** The parts of cosmos.gl's Graph the governor takes over (private members of its class, stable across 3.x). */
@@ -22,6 +23,8 @@ const KEEP_ALIVE_MS = 300;
 const CHEAP_FRAME_MS = 12;
 /** Frames slower than this (drawn and shown) are costly: only what must change is drawn (a control answers in 200 ms). */
 const COSTLY_MS = 120;
+/** How long a costly frame woken from idle waits (see wake). */
+const SETTLE_MS = 150;
 
 export type RenderGovernor = {
   /** Draws from the next animation frame on, for `ms` at least. */
@@ -49,8 +52,6 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
   let aliveUntil = 0;
   let renders = 0;
   let frameMs = 0;
-  /** A costly frame woken from idle waits one animation frame, so what changed on the page with it shows first. */
-  let deferred = false;
   let destroyed = false;
   let waiting: (() => void)[] = [];
 
@@ -62,11 +63,6 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
   const tick = (now: number) => {
     raf = 0;
     if (destroyed || loop._isDestroyed) return;
-    if (deferred) {
-      deferred = false;
-      schedule();
-      return;
-    }
     const start = performance.now();
     renderFrame(now);
     renders++;
@@ -94,7 +90,15 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
 
   const wake = (ms = KEEP_ALIVE_MS) => {
     aliveUntil = Math.max(aliveUntil, performance.now() + ms);
-    if (!raf && !cooldown && frameMs > COSTLY_MS) deferred = true;
+    if (!raf && !cooldown && frameMs > COSTLY_MS) {
+      // A costly frame woken from idle waits a moment, so the page's own answer to the same action (a panel, the
+      // inspector's fields from the server) shows first rather than behind a frame that holds the page for seconds.
+      cooldown = window.setTimeout(() => {
+        cooldown = 0;
+        schedule();
+      }, SETTLE_MS);
+      return;
+    }
     schedule();
   };
 
