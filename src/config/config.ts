@@ -206,7 +206,7 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
     parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
     parserProcesses: int(env, "PARSER_PROCESSES", 2, 1),
-    parserMaxMemoryMb: int(env, "PARSER_MAX_MEMORY_MB", 4096, 128),
+    parserMaxMemoryMb: int(env, "PARSER_MAX_MEMORY_MB", 4096, 256),
     parseMaxColumns: int(env, "PARSE_MAX_COLUMNS", 4096, 1),
     parseMaxColumnNameBytes: int(env, "PARSE_MAX_COLUMN_NAME_BYTES", 1024, 1),
     parseMaxNestingDepth: int(env, "PARSE_MAX_NESTING_DEPTH", 1024, 1),
