@@ -14,7 +14,7 @@ import { AppError, isAppError } from "../errors/app-error.ts";
 import type { FileService } from "../files/files-service.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { inferCompression, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
-import { linkTable, readTable, scanTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
+import { isKeptParquet, linkTable, readTable, scanTable, type TableSchema, writeTable } from "../ingest/table-files.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import { type DatasetRecord, type FileRef, toDatasetRecord } from "./dataset-records.ts";
@@ -180,9 +180,10 @@ export function createDatasetService(deps: {
     const nodeBindings = { ...record.nodeEncodings.bindings };
     const edgeBindings = { ...record.edgeEncodings.bindings };
     const transforms = record.edgeHypergraphTransform;
-    // A stored edge table that needs no repair is linked as it is: only its bound columns are read to decide that.
-    const slim =
-      transforms.length === 0 && edgeSource?.path ? trialMaterialize(edgeSource.path, nodes, nodeBindings, edgeBindings) : undefined;
+    // A stored edge table that needs no repair is linked as it is: only its bound columns are read to decide that. One
+    // kept as Parquet (table-files.ts) cannot be linked: it is read whole once, and its edges written as Arrow.
+    const linkable = edgeSource?.path && !isKeptParquet(edgeSource.path) ? edgeSource.path : undefined;
+    const slim = transforms.length === 0 && linkable ? trialMaterialize(linkable, nodes, nodeBindings, edgeBindings) : undefined;
     let edges = slim ? undefined : edgeSource?.read();
     if (transforms.length > 0 && edges) {
       const result = hypergraph(edges, readHypergraphOptions(transforms[0], "edge_hypergraph_transform[0]"));
@@ -208,7 +209,7 @@ export function createDatasetService(deps: {
     try {
       nodesSchema = await writeTable(built.nodes, path.join(dir, "nodes.arrow"), "nodes");
       // Edges that need no repair are the stored source table itself: link it rather than write it again.
-      const reusable = slim || (built.edgesUnchanged && transforms.length === 0) ? edgeSource?.path : undefined;
+      const reusable = slim || (built.edgesUnchanged && transforms.length === 0) ? linkable : undefined;
       edgesSchema = !built.edges
         ? undefined
         : reusable

@@ -83,6 +83,11 @@ export function storedTablePath(path: string): string {
   return existsSync(parquet) ? parquet : path;
 }
 
+/** Whether a stored table (named by its .arrow path) is a Parquet upload kept as it came: it cannot be linked as Arrow. */
+export function isKeptParquet(path: string): boolean {
+  return isParquet(storedTablePath(path));
+}
+
 /**
  * A stored table, lazily (see storedTablePath). nodejs-polars' readIPC cannot take a path (it mistakes valid files
  * for bad footers); the scanner can.
