@@ -11,6 +11,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
 /** How long a command waits for the first connection at start-up (later, while Redis is away, it fails at once). */
 const FIRST_CONNECT_WAIT_MS = 1_000;
 
+/** How long recovery listeners wait for the command connection once the subscriber's is back. */
+const RECOVERY_WAIT_MS = 10_000;
+
 /** Reconnect attempts come every 50 ms, 100 ms, ... up to this, for as long as Redis is away. */
 const MAX_RECONNECT_DELAY_MS = 1_000;
 
@@ -34,8 +37,9 @@ export type RedisClients = {
   /** Whether both connections are up now. */
   available(): boolean;
   /**
-   * Calls `listener` each time the subscriber connection is back after an outage, once its channels are subscribed
-   * again: events published meanwhile were lost, so subscribers catch up then. Answers how to stop listening.
+   * Calls `listener` each time the subscriber connection is (back) up, once its channels are subscribed again and
+   * the command connection is up too: events published meanwhile were lost, and a Redis that restarted may have lost
+   * its data, so subscribers catch up and stores write back then. Answers how to stop listening.
    */
   onRecovered(listener: () => void): () => void;
   ping(timeoutMs: number): Promise<void>;
@@ -181,19 +185,20 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
   const eventTargetClients = safeForEventTarget(publish, subscribe);
 
   const recovered = new Set<() => void>();
-  let subscriberReached = false;
   subscribe.on("ready", () => {
-    if (!subscriberReached) {
-      subscriberReached = true;
-      return;
-    }
-    // ioredis has sent SUBSCRIBE for its channels before "ready": a PING answered after them means they stand.
-    subscribe
-      .ping()
-      .catch(() => {})
-      .then(() => {
-        for (const listener of recovered) listener();
-      });
+    void (async () => {
+      // ioredis has sent SUBSCRIBE for its channels before "ready": a PING answered after them means they stand.
+      await subscribe.ping().catch(() => {});
+      // Listeners may write through the command connection, which reconnects on its own schedule.
+      await readyWithin(publish, RECOVERY_WAIT_MS);
+      for (const listener of recovered) {
+        try {
+          listener();
+        } catch {
+          // one listener's failure is its own
+        }
+      }
+    })();
   });
 
   return {

@@ -96,6 +96,7 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
   let viewer: ReturnType<typeof subscribe>;
   let progress: ReturnType<typeof subscribe>;
   let endless: string;
+  let waiting: string;
   let mcpSession: string;
 
   const graphql = async (url: string, query: string, variables: Record<string, unknown> = {}) =>
@@ -162,6 +163,9 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     endless = (await graphql(b.url, RUN, { i: { datasetId, ...ENDLESS } })).body.data.runComputeJob.id as string;
     progress = subscribe(a.url, token, { id: endless }, PROGRESS);
     await progress.until((e) => e.status === "RUNNING");
+    // A job on the same dataset waits its turn, in Redis (which will restart without its data).
+    waiting = (await graphql(b.url, RUN, { i: { datasetId, label: "cc0", library: "cugraph", alg: "connected_components" } })).body.data
+      .runComputeJob.id as string;
   });
 
   it("with Redis killed, stays up: health is 503 naming redis, what needs Redis is 503, the rest works, nothing hangs", async () => {
@@ -234,6 +238,13 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
       (done) => done,
     );
     expect(progress.completed()).toBe(true);
+    // The job that was waiting in the Redis that lost its data is queued again, and runs.
+    const waited = await eventually(
+      () => graphql(a.url, JOB, { id: waiting }),
+      (r) => ["SUCCEEDED", "FAILED", "CANCELLED"].includes(r.body.data.computeJob.status),
+      60_000,
+    );
+    expect(waited.body.data.computeJob).toEqual({ status: "SUCCEEDED", errorCode: null });
     // The job queue works again: a job queued on b runs (on either process) to its end.
     const run = await eventually(
       () => graphql(b.url, RUN, { i: { datasetId, label: "cc", library: "cugraph", alg: "connected_components" } }),

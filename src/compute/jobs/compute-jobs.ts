@@ -14,7 +14,7 @@ import { createJobEvents } from "./job-events.ts";
 import { createInProcessQueue, type JobQueue } from "./job-queue.ts";
 import { createJobRunner, type RunOnDataset } from "./job-runner.ts";
 import { createComputeJobService } from "./job-service.ts";
-import { requeueLeftJobs } from "./recover.ts";
+import { enqueueWaitingJobs, requeueLeftJobs } from "./recover.ts";
 
 export type ComputeJobsDeps = {
   config: Config;
@@ -73,6 +73,15 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
   if (queue.kind === "in-process" && deps.work) {
     void requeueLeftJobs(db, queue).catch((error: unknown) => logger.warn("compute jobs not queued again", { error: String(error) }));
   }
+  // Redis back after an outage: it may have restarted without its data, and the queue with it.
+  const stopRequeueing =
+    queue.kind === "bullmq"
+      ? redis?.onRecovered(() => {
+          void enqueueWaitingJobs(db, queue).catch((error: unknown) =>
+            logger.warn("compute jobs not queued again", { error: String(error) }),
+          );
+        })
+      : undefined;
 
   const forgetting = datasetRows ? events.subscribe("computeJob:datasetChanged") : undefined;
   if (forgetting && datasetRows) {
@@ -90,6 +99,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
     events,
     /** Running jobs stop and go back to QUEUED, for another worker (BullMQ) or this server's next start (in process). */
     async close() {
+      stopRequeueing?.();
       runner.stopAll();
       await queue.close();
       await forgetting?.return?.();

@@ -1,5 +1,6 @@
 // In-process queues live and die with their process: at start, jobs a stopped or crashed process of this host left
-// behind are queued again (BullMQ needs none of this: Redis keeps its queue and hands on a dead worker's jobs).
+// behind are queued again (BullMQ needs none of this, Redis keeps its queue and hands on a dead worker's jobs, unless
+// Redis restarted without its data: then the waiting jobs are added again, enqueueWaitingJobs).
 import { hostname } from "node:os";
 import type { Db } from "../../store/prisma.ts";
 import type { JobQueue } from "./job-queue.ts";
@@ -32,6 +33,14 @@ export async function requeueLeftJobs(db: Db, queue: JobQueue): Promise<number> 
         : { status: "QUEUED", phase: null, iteration: null, fraction: null, startedAt: null, workerId: null },
     });
   }
+  return enqueueWaitingJobs(db, queue);
+}
+
+/**
+ * Queues every job the database holds as QUEUED, oldest first. Also for BullMQ, once a Redis that restarted empty
+ * (it lost the queue) is back: an id BullMQ still holds is not added twice, so a queue Redis kept stays as it was.
+ */
+export async function enqueueWaitingJobs(db: Db, queue: JobQueue): Promise<number> {
   const queued = await db.computeJob.findMany({ where: { status: "QUEUED" }, orderBy: { createdAt: "asc" }, select: { id: true } });
   for (const { id } of queued) await queue.enqueue(id);
   return queued.length;
