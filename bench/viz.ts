@@ -1,7 +1,7 @@
 // bench/viz: graph.html in headless Chromium with software WebGL: time from navigation to the first drawn frame,
 // frames per second while panning, and how long the controls (labels; the Filters, Encodings and Table panels) take
-// to answer while the pointer moves over the graph, for random graphs of 10k, 100k and 1M edges (served by the page's
-// test harness).
+// to answer while the pointer moves over the graph, and a click on a node its inspector, for random graphs of 10k, 100k
+// and 1M edges (served by the page's test harness).
 // With --stream the graph has no stored layout: the page starts the server layout and draws its first frame from the
 // stream (the harness's stand-in job sends real frames at --frame-ms); measured while frames keep coming: how long the
 // search box takes to list matches, the pan rate, and frames received, drawn and dropped.
@@ -77,6 +77,7 @@ printTable(
         "search answer (ms)",
         "pan fps",
         "control answer (ms, median / max)",
+        "select answer (ms)",
         "bytes/frame",
         "frames received",
         "drawn",
@@ -91,6 +92,7 @@ printTable(
         "search answer (ms)",
         "pan fps",
         "control answer (ms, median / max)",
+        "select answer (ms)",
         "frames counted",
       ],
   rows,
@@ -135,7 +137,9 @@ async function measure(edges: number): Promise<string[]> {
     const pan = await panFps(page);
     process.stderr.write(`${pan.fps.toFixed(2)} fps; controls… `);
     const control = await controlMs(page);
-    process.stderr.write(`${control}\n`);
+    process.stderr.write(`${control}; selecting… `);
+    const select = await selectMs(page);
+    process.stderr.write(`${select}\n`);
     const common = [
       edges.toLocaleString("en-US"),
       nodes.toLocaleString("en-US"),
@@ -144,6 +148,7 @@ async function measure(edges: number): Promise<string[]> {
       Number.isFinite(search) ? Math.round(search).toLocaleString("en-US") : `> ${SEARCH_LIMIT_MS.toLocaleString("en-US")}`,
       pan.fps < 1 ? pan.fps.toFixed(3) : pan.fps.toFixed(1),
       control,
+      select,
     ];
     if (!streaming) return [...common, String(pan.frames)];
     const shown = await page.evaluate(() => ({ ...document.documentElement.dataset }));
@@ -271,6 +276,34 @@ async function controlMs(page: Page): Promise<string> {
   }
   times.sort((a, b) => a - b);
   return `${Math.round(times[times.length >> 1] ?? Number.NaN)} / ${Math.round(times[times.length - 1] ?? Number.NaN)}`;
+}
+
+/**
+ * How long a click on a node takes to open the inspector with its fields (fetched from the server): the pointer looks
+ * for a node near the middle until the hover ring shows, then clicks. "n/a" on a page without the ring (a build from
+ * before it) or when no node was found.
+ */
+async function selectMs(page: Page): Promise<string> {
+  if ((await page.locator(".hover-ring").count()) === 0) return "n/a";
+  let at: [number, number] | undefined;
+  for (let k = 0; k < 60 && !at; k++) {
+    const angle = k * 0.7;
+    const point: [number, number] = [640 + (4 + k * 3) * Math.cos(angle), 420 + (4 + k * 3) * Math.sin(angle)];
+    await page.mouse.move(...point);
+    if (await page.locator(".hover-ring").isVisible()) at = point;
+  }
+  if (!at) return "n/a";
+  const start = performance.now();
+  await page.mouse.click(...at);
+  await page.waitForFunction(
+    () => !document.getElementById("inspector")?.hidden && !!document.querySelector("#inspector-fields dt"),
+    null,
+    {
+      polling: "raf",
+      timeout: FRAME_LIMIT_MS,
+    },
+  );
+  return Math.round(performance.now() - start).toLocaleString("en-US");
 }
 
 function printTable(header: string[], body: string[][]): void {

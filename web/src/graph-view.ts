@@ -170,7 +170,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
           ...hoverStyle(model.style, colors),
           linksShown: linksVisible,
         },
-        { node: (index) => events.nodeHover(index), link: () => hoverChanged() },
+        { node: (index) => events.nodeHover(index), link: () => hoverChanged(), linksOnHover: () => hoverDraws() },
       );
       await graph.ready;
       graph.setPointPositions(positions, true);

@@ -4,9 +4,10 @@
 // buffer) and reading pixels back: with software WebGL a readback waits for every queued draw, so at 100k edges each
 // pointer move stalled the page for seconds. Here its picking method is replaced: the node under the pointer comes from
 // a grid over the positions the page already holds (hit-testing.ts), on pointer moves; links are tested along their
-// segments on a press (so a click on a link selects it) and, while the pointer rests off any node, at most every
-// LINK_HOVER_MS (for the pointer cursor). cosmos.gl's store is filled as its own picking would, so its clicks, hover
-// ring and cursor keep working; nothing is read back from the GPU.
+// segments on a press (so a click on a link selects it) and, while the pointer moves off any node, at most every
+// LINK_HOVER_MS (for the pointer cursor and the hovered link's width) unless the view says not to (linksOnHover: its
+// frames are costly). cosmos.gl's store is filled as its own picking would, so its clicks and cursor keep working;
+// nothing is read back from the GPU.
 import type { Graph } from "@cosmos.gl/graph";
 import { buildPointGrid, type PointGrid, pickLink, pickPoint } from "./hit-testing.ts";
 
@@ -49,6 +50,8 @@ export type HoverEvents = {
   node(index: number | undefined): void;
   /** The hovered link changed (undefined: none). */
   link(index: number | undefined): void;
+  /** Whether links are tested while the pointer moves (else only on a press): a test reads every link. */
+  linksOnHover(): boolean;
 };
 
 export type HoverPicking = {
@@ -192,7 +195,8 @@ export function takeOverHover(graph: Graph, surface: HTMLElement, target: HoverT
     // While a button is held the view pans under a still pointer: nothing new is hovered.
     if (event.buttons !== 0) return;
     pickAtPointer(false);
-    if (reported === undefined) scheduleLinkTest();
+    if (reported === undefined && events.linksOnHover()) scheduleLinkTest();
+    else if (reportedLink !== undefined && reported === undefined) setLink(undefined);
   };
   const onLeave = (event: PointerEvent) => {
     if (!event.isPrimary || event.pointerType !== "mouse") return;
