@@ -5,7 +5,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { chunkedReadOptions, INFER_ROWS, readCsv } from "../../src/ingest/csv.ts";
-import { createCsvChunkParser, GiveUp, rowEnds } from "../../src/ingest/csv-chunks.ts";
+import { createCsvChunkParser, GiveUp, readCsvInChunks, rowEnds } from "../../src/ingest/csv-chunks.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "csv-chunks-"));
 let serial = 0;
@@ -63,6 +63,42 @@ describe("rowEnds", () => {
     expect(ends.count).toBe(3);
     expect(data.subarray(ends.last).toString()).toBe("last");
     expect(rowEnds(Buffer.from("no end"), 34, 10)).toEqual({ first: -1, last: -1, count: 0 });
+  });
+});
+
+describe("readCsvInChunks", () => {
+  /** The stored file read a chunk at a time, the next chunk read while the rows before it parse. */
+  async function fromFile(text: string | Buffer, chunkBytes: number): Promise<pl.DataFrame> {
+    const file = path.join(dir, `in-${serial++}.csv`);
+    writeFileSync(file, text);
+    const read = chunkedReadOptions({});
+    if (!read) throw new Error("not eligible");
+    return readCsvInChunks(file, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 64 << 20 }, chunkBytes);
+  }
+
+  it.each([
+    [
+      "quoted fields with separators, line ends and doubled quotes",
+      table(25_000, (i) => `${i},"line ${i}, ""q""\nsecond",${i / 4},${i % 2 === 0}`),
+    ],
+    [
+      "CRLF line ends and a byte-order mark",
+      `\ufeff${table(22_000, (i) => `${i},${i % 5 ? `n${i}` : ""},${i / 2},true`).replaceAll("\n", "\r\n")}`,
+    ],
+  ])("reads %s as the whole-file read does, in chunks of several sizes", async (_, text) => {
+    const file = path.join(dir, `in-${serial++}.csv`);
+    writeFileSync(file, text);
+    const expected = stored(pl.readCSV(file, chunkedReadOptions({})?.reader));
+    for (const chunkBytes of [40_009, 131_072, 333_333]) {
+      const read = stored(await fromFile(text, chunkBytes));
+      expect(read.schema).toEqual(expected.schema);
+      expect(read.frameEqual(expected, true)).toBe(true);
+    }
+  });
+
+  it("gives up past the first chunk with the next read under way, and leaves the file closed", async () => {
+    const text = table(30_000, (i) => `${i === 25_000 ? "1.5" : i},n,${i},true`);
+    await expect(fromFile(text, 50_000)).rejects.toBeInstanceOf(GiveUp);
   });
 });
 
