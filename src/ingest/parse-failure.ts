@@ -1,9 +1,9 @@
 // What a failed parse tells the uploader: a clear message, never a native library's panic text or a stack.
 import { type AppErrorCode, isAppError } from "../errors/app-error.ts";
 
-/** Text of a Rust panic or a native library's internals (polars, arrow-rs), not for users. */
+/** Text of a Rust panic or a native library's internals (polars, arrow-rs; a Debug-printed error struct), not for users. */
 const NATIVE =
-  /panicked|unwrap\(\)|expect\(\)|\.rs:\d+|RUST_BACKTRACE|PanicException|entered unreachable code|index out of bounds|stack backtrace/;
+  /panicked|unwrap\(\)|expect\(\)|\.rs:\d+|RUST_BACKTRACE|PanicException|entered unreachable code|index out of bounds|stack backtrace|JoinError|\w\(Error \{/;
 
 /** RangeErrors that mean the file asked for more than one process can hold. */
 const EXHAUSTED = /Invalid string length|Invalid array length|Array buffer allocation failed|allocation failed|Invalid typed array length/;

@@ -125,6 +125,11 @@ describe("what a failed parse says", () => {
     expect(publicFailure(new AppError("PARSE_FAILED", "thread '<unnamed>' panicked at src/lib.rs:1:1"))).toMatchObject({
       message: "the file could not be parsed: the reader failed on the file's contents",
     });
+    const debugged =
+      "Arrow IPC could not be read: out-of-spec: InvalidFlatbufferSchema(Error { source_location: ErrorLocation { byte_offset: 4 } })";
+    expect(publicFailure(new AppError("PARSE_FAILED", debugged)).message).toBe(
+      "Arrow IPC could not be read: out-of-spec: the reader failed on the file's contents",
+    );
     expect(publicFailure(new AppError("PARSE_FAILED", "the JSON is not UTF-8 (byte 3)"))).toEqual({
       code: "PARSE_FAILED",
       message: "the JSON is not UTF-8 (byte 3)",
