@@ -228,7 +228,7 @@ type Control = { selector: string; act(page: Page, on: boolean): Promise<unknown
 function panelButton(id: string): Control {
   return {
     selector: `#${id}`,
-    act: (page) => page.click(`#${id}`),
+    act: (page) => page.click(`#${id}`, { timeout: FRAME_LIMIT_MS }),
     answered: (on) => `document.getElementById(${JSON.stringify(id)})?.getAttribute("aria-expanded") === "${on}"`,
   };
 }
@@ -240,7 +240,7 @@ function controls(): Control[] {
       selector: "#label-column",
       act: async (page, on) => {
         const options = await page.locator("#label-column option").allTextContents();
-        return page.selectOption("#label-column", { label: on ? (options[0] ?? "") : "Labels: off" });
+        return page.selectOption("#label-column", { label: on ? (options[0] ?? "") : "Labels: off" }, { timeout: FRAME_LIMIT_MS });
       },
       answered: (on) => `document.querySelector(".labels")?.hidden === ${!on}`,
     },
