@@ -1,6 +1,14 @@
 // bench/gfql: GFQL over a 5M-edge graph against DuckDB answering the same questions in SQL over the same data.
-// Run: npm install --prefix .tools/duckdb @duckdb/node-api@1.5.6-r.1 && node bench/gfql.ts [edges]   (default 5000000)
-// DuckDB is not a dependency (its registry package lists platform builds the registry lacks, breaking npm ci).
+// Run: npm install --prefix .tools/duckdb @duckdb/node-api@1.5.6-r.1 && node bench/gfql.ts [edges] [rounds]
+// (defaults 5000000 and 5). DuckDB is not a dependency (its registry package lists platform builds the registry
+// lacks, breaking npm ci).
+//
+// Like with like: each question is one SQL statement whose intermediate results are MATERIALIZED CTEs (as DuckDB's
+// documentation recommends for a result read more than once), and both sides produce the same output: the matched
+// node rows and edge rows with every column (GFQL as two polars frames, DuckDB as one materialized result holding
+// both, kept in DuckDB's memory). A check outside the timings compares the counts and the sums of the ids. Runs are
+// interleaved (round by round, query by query, the side that goes first alternating), the first run of each query
+// is reported beside the best, and the load average is printed before and after.
 
 import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -12,14 +20,15 @@ import { graphIndex, keepFrame } from "../src/gfql/fast/graph-index.ts";
 import { parseGfql } from "../src/gfql/parse.ts";
 
 const EDGES = Number(process.argv[2] ?? 5_000_000);
+const ROUNDS = Math.max(2, Number(process.argv[3] ?? 5));
 const NODES = Math.max(10, Math.floor(EDGES / 10));
 const require = createRequire(path.resolve(".tools/duckdb/node_modules/"));
+type Connection = {
+  run(sql: string): Promise<{ rowCount: number }>;
+  runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }>;
+};
 const duckdb = require("@duckdb/node-api") as {
-  DuckDBInstance: {
-    create(path: string): Promise<{
-      connect(): Promise<{ run(sql: string): Promise<unknown>; runAndReadAll(sql: string): Promise<{ getRows(): unknown[][] }> }>;
-    }>;
-  };
+  DuckDBInstance: { create(path: string): Promise<{ connect(): Promise<Connection> }> };
 };
 
 function graph(): { nodes: pl.DataFrame; edges: pl.DataFrame } {
@@ -43,6 +52,11 @@ function graph(): { nodes: pl.DataFrame; edges: pl.DataFrame } {
     pl.Series(
       "kind",
       Array.from({ length: NODES }, () => kinds[Math.floor(next() * kinds.length)] ?? "a"),
+    ),
+    // a name as people give them: a word and a number in hex (about one in 1,500 contains "abc")
+    pl.Series(
+      "name",
+      Array.from({ length: NODES }, (_, i) => `user-${Math.floor(next() * 0xffffff).toString(16)}-${i}`),
     ),
   ]);
   const edges = pl.DataFrame([
@@ -69,29 +83,31 @@ function graph(): { nodes: pl.DataFrame; edges: pl.DataFrame } {
   return { nodes, edges };
 }
 
-type Case = { name: string; gfql: unknown; sql: { nodes: string; edges: string } };
+/** One question in SQL: CTEs ending in `mn` (the matched node rows) and `me` (the matched edge rows). */
+type Case = { name: string; gfql: unknown; ctes: string[] };
 
-const e1 =
-  "SELECT e.* FROM edges e JOIN nodes s ON e.src = s.id JOIN nodes d ON e.dst = d.id WHERE s.kind = 'a' AND e.w > 0.5 AND d.score > 0.5";
-const endpoints = (from: string) => `SELECT count(*) FROM (SELECT src AS x FROM (${from}) UNION SELECT dst FROM (${from}))`;
-// Two hops, pruned: first edges from kind a (w > 0.5) whose far end starts a second edge (w > 0.5) into score > 0.9.
-const hopA = "SELECT e.* FROM edges e JOIN nodes s ON e.src = s.id WHERE s.kind = 'a' AND e.w > 0.5";
-const hopB = "SELECT e.* FROM edges e JOIN nodes d ON e.dst = d.id WHERE e.w > 0.5 AND d.score > 0.9";
-const twoHop = `SELECT * FROM (${hopA}) WHERE dst IN (SELECT src FROM (${hopB})) UNION SELECT * FROM (${hopB}) WHERE src IN (SELECT dst FROM (${hopA}) WHERE dst IN (SELECT src FROM (${hopB})))`;
-// Three undirected hops from ten seed nodes: every edge touching the frontier, three times.
-const seeds = "SELECT id FROM nodes WHERE id < 10";
-const touch = (frontier: string) => `SELECT * FROM edges WHERE src IN (${frontier}) OR dst IN (${frontier})`;
-const reach = (edges: string) => `SELECT src AS id FROM (${edges}) UNION SELECT dst FROM (${edges})`;
-const h1 = touch(seeds);
-const h2 = touch(reach(h1));
-const h3 = touch(reach(h2));
-const threeHop = `${h1} UNION ${h2} UNION ${h3}`;
+const m = (name: string, body: string) => `${name} AS MATERIALIZED (${body})`;
+/** The node rows at either end of the edges of `me` (GFQL keeps exactly those on these queries). */
+const endpointsOf = (me: string, nodes = "nodes", name = "mn") =>
+  m(name, `SELECT n.* FROM ${nodes} n SEMI JOIN (SELECT src AS id FROM ${me} UNION SELECT dst FROM ${me}) x ON n.id = x.id`);
+const noEdges = m("me", "SELECT * FROM edges LIMIT 0");
+
+/** The statement timed: every matched node row and edge row, in one result (columns by name, the other side's null). */
+const output = (ctes: string[]) =>
+  `WITH ${ctes.join(",\n")} SELECT 'node' AS part, * FROM mn UNION ALL BY NAME SELECT 'edge' AS part, * FROM me`;
+/** The check, outside the timings: counts and id sums of both sides. */
+const check = (ctes: string[]) =>
+  `WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM mn), (SELECT coalesce(sum(id), 0) FROM mn), (SELECT count(*) FROM me), (SELECT coalesce(sum(eid), 0) FROM me)`;
+
+// Edges leaving a node set `f` (a CTE with an id column), by a semi join: DuckDB's own idiom for IN (subquery).
+const out = (f: string, edges = "edges") => `SELECT e.* FROM ${edges} e SEMI JOIN ${f} ON e.src = ${f}.id`;
+const into = (f: string, edges = "edges") => `SELECT e.* FROM ${edges} e SEMI JOIN ${f} ON e.dst = ${f}.id`;
 
 const CASES: Case[] = [
   {
     name: "node filter (score > 0.9)",
     gfql: [{ type: "Node", filter_dict: { score: { type: "GT", val: 0.9 } } }],
-    sql: { nodes: "SELECT count(*) FROM nodes WHERE score > 0.9", edges: "SELECT 0" },
+    ctes: [m("mn", "SELECT * FROM nodes WHERE score > 0.9"), noEdges],
   },
   {
     name: "1 hop with predicates",
@@ -100,7 +116,13 @@ const CASES: Case[] = [
       { type: "Edge", direction: "forward", hops: 1, edge_match: { w: { type: "GT", val: 0.5 } } },
       { type: "Node", filter_dict: { score: { type: "GT", val: 0.5 } } },
     ],
-    sql: { nodes: endpoints(e1), edges: `SELECT count(*) FROM (${e1})` },
+    ctes: [
+      m(
+        "me",
+        "SELECT e.* FROM edges e JOIN nodes s ON e.src = s.id JOIN nodes d ON e.dst = d.id WHERE s.kind = 'a' AND e.w > 0.5 AND d.score > 0.5",
+      ),
+      endpointsOf("me"),
+    ],
   },
   {
     name: "2-hop chain with predicates",
@@ -111,7 +133,15 @@ const CASES: Case[] = [
       { type: "Edge", direction: "forward", hops: 1, edge_match: { w: { type: "GT", val: 0.5 } } },
       { type: "Node", filter_dict: { score: { type: "GT", val: 0.9 } } },
     ],
-    sql: { nodes: endpoints(twoHop), edges: `SELECT count(*) FROM (${twoHop})` },
+    // first edges from kind a (w > 0.5) whose far end starts a second edge (w > 0.5) into score > 0.9, and those
+    ctes: [
+      m("h1", "SELECT e.* FROM edges e JOIN nodes s ON e.src = s.id WHERE s.kind = 'a' AND e.w > 0.5"),
+      m("h2", "SELECT e.* FROM edges e JOIN nodes d ON e.dst = d.id WHERE e.w > 0.5 AND d.score > 0.9"),
+      m("k1", "SELECT h1.* FROM h1 SEMI JOIN h2 ON h1.dst = h2.src"),
+      m("k2", "SELECT h2.* FROM h2 SEMI JOIN k1 ON h2.src = k1.dst"),
+      m("me", "SELECT * FROM k1 UNION SELECT * FROM k2"),
+      endpointsOf("me"),
+    ],
   },
   {
     name: "3 undirected hops from 10 seeds",
@@ -120,7 +150,16 @@ const CASES: Case[] = [
       { type: "Edge", direction: "undirected", hops: 3 },
       { type: "Node", filter_dict: {} },
     ],
-    sql: { nodes: `SELECT count(*) FROM (${reach(threeHop)})`, edges: `SELECT count(*) FROM (${threeHop})` },
+    // every edge touching the frontier, three times; each hop's edges hold the hop before's, so the last is all
+    ctes: [
+      m("f0", "SELECT id FROM nodes WHERE id < 10"),
+      m("t1", `${out("f0")} UNION ${into("f0")}`),
+      m("f1", "SELECT src AS id FROM t1 UNION SELECT dst FROM t1"),
+      m("t2", `${out("f1")} UNION ${into("f1")}`),
+      m("f2", "SELECT src AS id FROM t2 UNION SELECT dst FROM t2"),
+      m("me", `${out("f2")} UNION ${into("f2")}`),
+      endpointsOf("me"),
+    ],
   },
   {
     name: "Let with two Refs",
@@ -132,30 +171,73 @@ const CASES: Case[] = [
         top: { type: "Ref", ref: "out", chain: [{ type: "Node", filter_dict: { score: { type: "GT", val: 0.9 } } }] },
       },
     },
-    sql: { nodes: "SELECT count(*) FROM nodes WHERE kind = 'a' AND score > 0.5 AND score > 0.9", edges: "SELECT 0" },
+    ctes: [m("mn", "SELECT * FROM nodes WHERE kind = 'a' AND score > 0.9"), noEdges],
+  },
+  {
+    name: "text contains, then 1 hop",
+    gfql: [
+      { type: "Node", filter_dict: { name: { type: "Contains", pat: "abc" } } },
+      { type: "Edge", direction: "forward", hops: 1 },
+      { type: "Node", filter_dict: {} },
+    ],
+    ctes: [m("f0", "SELECT id FROM nodes WHERE contains(name, 'abc')"), m("me", out("f0")), endpointsOf("me")],
+  },
+  {
+    name: "2 hops from 1,000 seeds",
+    gfql: [
+      { type: "Node", filter_dict: { id: { type: "LT", val: 1000 } } },
+      { type: "Edge", direction: "forward", hops: 2 },
+      { type: "Node", filter_dict: {} },
+    ],
+    ctes: [
+      m("f0", "SELECT id FROM nodes WHERE id < 1000"),
+      m("t1", out("f0")),
+      m("f1", "SELECT DISTINCT dst AS id FROM t1"),
+      m("me", `SELECT * FROM t1 UNION ${out("f1")}`),
+      endpointsOf("me"),
+    ],
+  },
+  {
+    name: "Let, overlapping bindings",
+    // `near` is the 1-hop neighbourhood of 2,000 seeds; `inner` the kind-a to score > 0.5 edges within it
+    gfql: {
+      type: "Let",
+      bindings: {
+        near: {
+          type: "Chain",
+          chain: [
+            { type: "Node", filter_dict: { id: { type: "LT", val: 2000 } } },
+            { type: "Edge", direction: "forward", hops: 1, edge_match: { w: { type: "GT", val: 0.5 } } },
+            { type: "Node", filter_dict: {} },
+          ],
+        },
+        inner: {
+          type: "Ref",
+          ref: "near",
+          chain: [
+            { type: "Node", filter_dict: { kind: "a" } },
+            { type: "Edge", direction: "forward", hops: 1 },
+            { type: "Node", filter_dict: { score: { type: "GT", val: 0.5 } } },
+          ],
+        },
+      },
+    },
+    ctes: [
+      m("f0", "SELECT id FROM nodes WHERE id < 2000"),
+      m("near_e", `SELECT * FROM (${out("f0")}) WHERE w > 0.5`),
+      endpointsOf("near_e", "nodes", "near_n"),
+      m("me", "SELECT e.* FROM near_e e JOIN near_n s ON e.src = s.id JOIN near_n d ON e.dst = d.id WHERE s.kind = 'a' AND d.score > 0.5"),
+      endpointsOf("me", "near_n"),
+    ],
   },
 ];
 
-function best(run: () => unknown, times = 3): number {
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < times; i += 1) {
-    const start = performance.now();
-    run();
-    fastest = Math.min(fastest, performance.now() - start);
-  }
-  return fastest;
-}
-
-async function bestAsync(run: () => Promise<unknown>, times = 3): Promise<number> {
-  let fastest = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < times; i += 1) {
-    const start = performance.now();
-    await run();
-    fastest = Math.min(fastest, performance.now() - start);
-  }
-  return fastest;
-}
-
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
+const loadBefore = load();
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-gfql-"));
 try {
   const { nodes, edges } = graph();
@@ -173,39 +255,77 @@ try {
   const indexStart = performance.now();
   graphIndex({ nodes, nodeId: "id", source: "src", destination: "dst" }, edges);
   const indexMs = performance.now() - indexStart;
-  const count = async (sql: string) => Number((await db.runAndReadAll(sql)).getRows()[0]?.[0] ?? 0);
-  const lines: string[] = [];
-  for (const c of CASES) {
-    const query = parseGfql(c.gfql);
-    const firstStart = performance.now();
-    const result = executeGfql(g, query);
-    const firstMs = performance.now() - firstStart;
-    const gfqlMs = best(() => executeGfql(g, query));
-    const [n, m] = [await count(c.sql.nodes), await count(c.sql.edges)];
-    const duckMs = await bestAsync(async () => {
-      await count(c.sql.nodes);
-      await count(c.sql.edges);
-    });
-    const same = result.nodes.height === n && result.edges.height === m ? "yes" : `no (${n} / ${m})`;
-    lines.push(
-      [
+
+  const queries = CASES.map((c) => parseGfql(c.gfql));
+  const gfqlMs = CASES.map(() => [] as number[]);
+  const duckMs = CASES.map(() => [] as number[]);
+  const found = CASES.map(() => "");
+  const duckFound = CASES.map(() => "");
+  const time = async (run: () => unknown) => {
+    const start = performance.now();
+    await run();
+    return performance.now() - start;
+  };
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, c] of CASES.entries()) {
+      const query = queries[i] as ReturnType<typeof parseGfql>;
+      const gfql = async () => {
+        let result: ReturnType<typeof executeGfql> | undefined;
+        const ms = await time(() => {
+          result = executeGfql(g, query);
+        });
+        gfqlMs[i]?.push(ms);
+        if (round === 0 && result) {
+          const sum = (f: pl.DataFrame, col: string) => (f.height === 0 ? 0 : Number(f.getColumn(col).sum()));
+          found[i] = `${result.nodes.height} ${sum(result.nodes, "id")} ${result.edges.height} ${sum(result.edges, "eid")}`;
+        }
+      };
+      const duck = async () => {
+        duckMs[i]?.push(await time(() => db.run(output(c.ctes))));
+      };
+      // the side that goes first alternates from round to round (and from query to query)
+      if ((round + i) % 2 === 0) {
+        await gfql();
+        await duck();
+      } else {
+        await duck();
+        await gfql();
+      }
+    }
+  }
+  for (const [i, c] of CASES.entries()) {
+    const row = (await db.runAndReadAll(check(c.ctes))).getRows()[0] ?? [];
+    duckFound[i] = row.map((v) => Number(v)).join(" ");
+  }
+
+  const best = (xs: number[]) => Math.min(...xs);
+  const fmt = (ms: number) => `${ms.toFixed(0)} ms`;
+  console.log(
+    `gfql benchmark: ${EDGES.toLocaleString("en-US")} edges, ${NODES.toLocaleString("en-US")} nodes, ${os.cpus().length} cores, node ${process.version}, ${ROUNDS} interleaved rounds`,
+  );
+  console.log(`load average (1/5/15 min): ${loadBefore} before, ${load()} after`);
+  console.log(`adjacency index: built once in ${indexMs.toFixed(0)} ms (kept with the tables, like the query workers' table cache)`);
+  console.log("| query | nodes / edges | DuckDB agrees | GFQL first | DuckDB first | first ratio | GFQL best | DuckDB best | best ratio |");
+  console.log("|---|---|---|---:|---:|---:|---:|---:|---:|");
+  for (const [i, c] of CASES.entries()) {
+    const gs = gfqlMs[i] as number[];
+    const ds = duckMs[i] as number[];
+    const [n, , e] = (found[i] ?? "").split(" ");
+    const same = found[i] === duckFound[i] ? "yes" : `no (DuckDB: ${duckFound[i]}, GFQL: ${found[i]})`;
+    console.log(
+      `| ${[
         c.name,
-        `${result.nodes.height} / ${result.edges.height}`,
+        `${n} / ${e}`,
         same,
-        `${firstMs.toFixed(0)} ms`,
-        `${gfqlMs.toFixed(0)} ms`,
-        `${duckMs.toFixed(0)} ms`,
-        `${(gfqlMs / duckMs).toFixed(2)}x`,
-      ].join(" | "),
+        fmt(gs[0] as number),
+        fmt(ds[0] as number),
+        `${((gs[0] as number) / (ds[0] as number)).toFixed(2)}x`,
+        fmt(best(gs)),
+        fmt(best(ds)),
+        `${(best(gs) / best(ds)).toFixed(2)}x`,
+      ].join(" | ")} |`,
     );
   }
-  console.log(
-    `gfql benchmark: ${EDGES.toLocaleString("en-US")} edges, ${NODES.toLocaleString("en-US")} nodes, ${os.cpus().length} cores, node ${process.version}`,
-  );
-  console.log(`adjacency index: built once in ${indexMs.toFixed(0)} ms (kept with the tables, like the query workers' table cache)`);
-  console.log("| query | nodes / edges | DuckDB agrees | GFQL first run | GFQL | DuckDB | ratio |");
-  console.log("|---|---|---|---|---|---|---|");
-  for (const line of lines) console.log(`| ${line} |`);
 } finally {
   await rm(work, { recursive: true, force: true });
 }
