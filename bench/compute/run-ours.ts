@@ -41,13 +41,15 @@ export type OursReply = {
   firstMs?: number;
   /** Peak RSS beyond the loaded tables (after they were read), and the CSR's own bytes. */
   beyondBytes?: number;
-  /** Resident growth from building the kept graph (CSR, and the undirected view when read undirected). */
+  /** Resident growth from building the kept graph (the CSR; an undirected view is built when an algorithm reads it). */
   graphBytes?: number;
   csrBytes?: number;
   modularity?: number;
   communities?: number;
   dropped?: string[];
   output?: string;
+  /** The last line (no backend): the time to build the undirected view (with its edge rows) of this CSR. */
+  viewMs?: number;
 };
 
 function statusBytes(field: string): number {
@@ -83,8 +85,8 @@ function run(request: OursRequest): void {
   start = performance.now();
   const csr = buildCsr(tables.n, tables.src, tables.dst);
   const graph: ComputeGraph = { ...csr, directed: request.directed, weight: request.weighted ? tables.weight : null };
-  // The undirected view is cached per graph like the CSR itself: built with it, not inside the algorithm's time.
-  if (!request.directed) undirected(graph);
+  // The undirected view is cached per graph like the CSR, but built only when an algorithm reads it (its memory
+  // is then that algorithm's, and the first run's time holds its build; the best of the runs does not).
   const csrMs = performance.now() - start;
   gc?.();
   const graphBytes = statusBytes("VmRSS") - baseline;
@@ -169,6 +171,12 @@ function run(request: OursRequest): void {
     }
     say(reply);
     out = undefined;
+  }
+  if (!request.directed) {
+    // The view's build time for the load table, on a graph object of its own (the cache is per object).
+    start = performance.now();
+    void undirected({ ...graph }).edge;
+    say({ ok: true, viewMs: performance.now() - start });
   }
 }
 
