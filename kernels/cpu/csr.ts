@@ -103,7 +103,11 @@ export function computeGraph(
 
 const undirectedCache = new WeakMap<Csr, Undirected>();
 
-/** Each node's neighbours with the graph read undirected: its out-edges, then its in-edges (cached per CSR). */
+/**
+ * Each node's neighbours with the graph read undirected: its out-edges, then its in-edges (cached per CSR).
+ * `edge` (the edge row of each entry) is built on first read and kept: algorithms that only walk neighbours
+ * (traversals, cores, unweighted modularity) never pay for it, so the kept view is then half its size.
+ */
 export function undirected(csr: Csr): Undirected {
   const hit = undirectedCache.get(csr);
   if (hit) return hit;
@@ -116,19 +120,32 @@ export function undirected(csr: Csr): Undirected {
       ((csr.inStart[r + 1] as number) - (csr.inStart[r] as number));
   }
   const nbr = new Int32Array(start[n] as number);
+  for (let r = 0; r < n; r++) {
+    let k = start[r] as number;
+    for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) nbr[k] = csr.outDst[j] as number;
+    for (let j = csr.inStart[r] as number; j < (csr.inStart[r + 1] as number); j++, k++) nbr[k] = csr.inSrc[j] as number;
+  }
+  let edge: Int32Array | undefined;
+  const value: Undirected = {
+    start,
+    nbr,
+    get edge(): Int32Array {
+      edge ??= undirectedEdges(csr, start);
+      return edge;
+    },
+  };
+  undirectedCache.set(csr, value);
+  return value;
+}
+
+/** The edge row of each entry of the undirected view, in the view's order. */
+function undirectedEdges(csr: Csr, start: Int32Array): Int32Array {
+  const { n } = csr;
   const edge = new Int32Array(start[n] as number);
   for (let r = 0; r < n; r++) {
     let k = start[r] as number;
-    for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) {
-      nbr[k] = csr.outDst[j] as number;
-      edge[k] = csr.outEdges[j] as number;
-    }
-    for (let j = csr.inStart[r] as number; j < (csr.inStart[r + 1] as number); j++, k++) {
-      nbr[k] = csr.inSrc[j] as number;
-      edge[k] = csr.inEdges[j] as number;
-    }
+    for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) edge[k] = csr.outEdges[j] as number;
+    for (let j = csr.inStart[r] as number; j < (csr.inStart[r + 1] as number); j++, k++) edge[k] = csr.inEdges[j] as number;
   }
-  const value = { start, nbr, edge };
-  undirectedCache.set(csr, value);
-  return value;
+  return edge;
 }

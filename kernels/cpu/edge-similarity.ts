@@ -9,6 +9,8 @@
 //   incStart, incPair (optional) the pairs touching each node, incPair[incStart[r] .. incStart[r + 1]) (every pair
 //                listed at both its ends; the graph's undirected view, when the pairs are its edges). The CPU twin
 //                then needs no grouping arrays of its own; results are the same without them.
+//   incStart2, incPair2 (optional, with incStart/incPair) more pairs touching each node: the CSR's out-edge lists
+//                as incStart/incPair and its in-edge lists here list every edge at both its ends with no copy.
 // With a = the shared part (unweighted: |N(u) ∩ N(v)|; weighted: the sum over shared neighbours x of
 // min(w(u,x), w(v,x))) and t_u, t_v the totals: Jaccard a / (t_u + t_v - a) (weighted: the union's sum of max),
 // overlap a / min(t_u, t_v), Sorensen 2a / (t_u + t_v). 0/0 gives NaN. Each pair is independent (one work-item
@@ -28,6 +30,8 @@ export type EdgeSimilarityArgs = {
   metric: number;
   incStart?: Int32Array;
   incPair?: Int32Array;
+  incStart2?: Int32Array;
+  incPair2?: Int32Array;
 };
 
 /** The end of pair (u, v) that scores it: the one with the longer list, the smaller row on a tie. */
@@ -64,21 +68,15 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
   const out = new Float64Array(src.length);
   const { incStart, incPair } =
     args.incStart && args.incPair ? { incStart: args.incStart, incPair: args.incPair } : groupPairs(start, src, dst, n);
+  const incStart2 = args.incStart && args.incPair && args.incStart2 && args.incPair2 ? args.incStart2 : null;
+  const incPair2 = incStart2 ? (args.incPair2 as Int32Array) : null;
   // Marks of the current end: a byte per node (set, then cleared after the end's pairs), its weights beside.
   const marked = new Uint8Array(n);
   const mark = weighted ? new Float64Array(n) : new Float64Array(0);
-  for (let b = 0; b < n; b++) {
-    const gb = incStart[b] as number;
-    const ge = incStart[b + 1] as number;
-    if (gb === ge) continue;
-    const bEnd = start[b + 1] as number;
-    for (let j = start[b] as number; j < bEnd; j++) {
-      const x = nbr[j] as number;
-      marked[x] = 1;
-      if (weighted) mark[x] = wt[j] as number;
-    }
+  // Scores the pairs pairs[gb .. ge) of node b whose big end is b, against b's marked neighbours.
+  const score = (b: number, pairs: Int32Array, gb: number, ge: number) => {
     for (let g = gb; g < ge; g++) {
-      const e = incPair[g] as number;
+      const e = pairs[g] as number;
       const u = src[e] as number;
       const v = dst[e] as number;
       // A pair listed at both ends is scored at its big end only (a pair (b, b) twice, to the same value).
@@ -101,6 +99,21 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
       else if (metric === 1) out[e] = shared / (tu < tv ? tu : tv);
       else out[e] = (2 * shared) / (tu + tv);
     }
+  };
+  for (let b = 0; b < n; b++) {
+    const gb = incStart[b] as number;
+    const ge = incStart[b + 1] as number;
+    const gb2 = incStart2 ? (incStart2[b] as number) : 0;
+    const ge2 = incStart2 ? (incStart2[b + 1] as number) : 0;
+    if (gb === ge && gb2 === ge2) continue;
+    const bEnd = start[b + 1] as number;
+    for (let j = start[b] as number; j < bEnd; j++) {
+      const x = nbr[j] as number;
+      marked[x] = 1;
+      if (weighted) mark[x] = wt[j] as number;
+    }
+    score(b, incPair, gb, ge);
+    if (incPair2) score(b, incPair2, gb2, ge2);
     for (let j = start[b] as number; j < bEnd; j++) marked[nbr[j] as number] = 0;
   }
   return out;

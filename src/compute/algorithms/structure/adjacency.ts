@@ -33,7 +33,8 @@ export function sortedOut(graph: ComputeGraph): { start: Int32Array; nbr: Int32A
  * Each node's distinct neighbours on the undirected graph, sorted by row, with the summed weight of the edges
  * joining them (a self-loop makes a node its own neighbour, its weight counted once per loop edge).
  * `weight` null: every distinct neighbour weighs 1 and `wt` is empty. `total` sums each node's entries.
- * Built from the shared undirected adjacency: marks drop repeats, short lists are insertion-sorted in place.
+ * Read straight from the CSR (each node's out-edges, then its in-edges: the undirected view's order, without
+ * building or keeping that view): marks drop repeats, short lists are insertion-sorted in place.
  */
 export function neighbourSets(
   graph: ComputeGraph,
@@ -45,8 +46,8 @@ export function neighbourSets(
   total: Float64Array;
 } {
   const { n } = graph;
-  const u = undirected(graph);
-  const len = u.nbr.length;
+  const { outStart, outDst, outEdges, inStart, inSrc, inEdges } = graph;
+  const len = outDst.length + inSrc.length;
   const start = new Int32Array(n + 1);
   const nbr = new Int32Array(len);
   const wt = weight ? new Float64Array(len) : new Float64Array(0);
@@ -55,19 +56,24 @@ export function neighbourSets(
   const acc = weight ? new Float64Array(n) : null;
   let k = 0;
   for (let r = 0; r < n; r++) {
-    const b = u.start[r] as number;
-    const e = u.start[r + 1] as number;
-    // The undirected lists hold r's out-edges first: a self-loop's second (in-edge) entry is skipped.
-    const outEnd = b + ((graph.outStart[r + 1] as number) - (graph.outStart[r] as number));
     const first = k;
-    for (let j = b; j < e; j++) {
-      const x = u.nbr[j] as number;
-      if (x === r && j >= outEnd) continue;
+    for (let j = outStart[r] as number; j < (outStart[r + 1] as number); j++) {
+      const x = outDst[j] as number;
       if ((stamp[x] as number) !== r) {
         stamp[x] = r;
         nbr[k++] = x;
-        if (acc) acc[x] = (weight as Float64Array)[u.edge[j] as number] as number;
-      } else if (acc) acc[x] = (acc[x] as number) + ((weight as Float64Array)[u.edge[j] as number] as number);
+        if (acc) acc[x] = (weight as Float64Array)[outEdges[j] as number] as number;
+      } else if (acc) acc[x] = (acc[x] as number) + ((weight as Float64Array)[outEdges[j] as number] as number);
+    }
+    // A self-loop is listed among both the out- and the in-edges: its in-edge entry is skipped.
+    for (let j = inStart[r] as number; j < (inStart[r + 1] as number); j++) {
+      const x = inSrc[j] as number;
+      if (x === r) continue;
+      if ((stamp[x] as number) !== r) {
+        stamp[x] = r;
+        nbr[k++] = x;
+        if (acc) acc[x] = (weight as Float64Array)[inEdges[j] as number] as number;
+      } else if (acc) acc[x] = (acc[x] as number) + ((weight as Float64Array)[inEdges[j] as number] as number);
     }
     if (k - first > 24) nbr.subarray(first, k).sort();
     else {

@@ -1,6 +1,6 @@
 // The similarity family (cuGraph's jaccard, overlap, sorensen, their _coefficient and _w names): for each edge,
 // the similarity of its endpoints' neighbour sets on the undirected graph, as an edge column named by the label.
-import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
+import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { edgeSimilarity } from "../../../../kernels/cpu/edge-similarity.ts";
 import type { AlgorithmEntry, ComputeContext, ComputeOutput, ParamSpec } from "../../types.ts";
 import { checkedWeight, neighbourSets } from "./adjacency.ts";
@@ -17,8 +17,8 @@ type Metric = keyof typeof METRIC;
 export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolean, ctx: ComputeContext): Float64Array {
   const weight = weighted ? checkedWeight(graph.weight, "edge_weight", true) : null;
   const sets = neighbourSets(graph, weight);
-  // The undirected view lists every edge at both its ends: the twin scores each edge from it without grouping.
-  const view = undirected(graph);
+  // The CSR's out- and in-edge lists together list every edge at both its ends: the twin scores each edge from
+  // them without grouping arrays or the undirected view.
   const kernel = ctx.kernel("edge-similarity", edgeSimilarity);
   return kernel({
     start: sets.start,
@@ -28,8 +28,10 @@ export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolea
     src: graph.src,
     dst: graph.dst,
     metric: METRIC[metric],
-    incStart: view.start,
-    incPair: view.edge,
+    incStart: graph.outStart,
+    incPair: graph.outEdges,
+    incStart2: graph.inStart,
+    incPair2: graph.inEdges,
   });
 }
 
