@@ -2,18 +2,20 @@
 // (katz, eigenvector centrality and HITS iterate it).
 //
 // Args: n; start (n + 1) / nbr: entries start[i] .. start[i + 1] of row i hold the column (node) of each non-zero;
-// weight: each entry's value (null: 1 each); x: the vector (length n). Result: y (a new Float64Array of length n).
+// weight: each entry's value (null: 1 each); x: the vector (length n); y (optional, not x): the array to write the
+// result into (iterations reuse two arrays instead of making one per step). Result: y (a new Float64Array of
+// length n when none is given).
 // spmvRows is the same product over rows from .. to - 1 only, written into y (the slice a pool thread computes).
 
-export type SpmvArgs = { n: number; start: Int32Array; nbr: Int32Array; weight: Float64Array | null; x: Float64Array };
+export type SpmvArgs = { n: number; start: Int32Array; nbr: Int32Array; weight: Float64Array | null; x: Float64Array; y?: Float64Array };
 
 export function spmv(args: SpmvArgs): Float64Array {
-  const y = new Float64Array(args.n);
+  const y = args.y ?? new Float64Array(args.n);
   spmvRows({ ...args, y, from: 0, to: args.n });
   return y;
 }
 
-export type SpmvRowsArgs = SpmvArgs & { y: Float64Array; from: number; to: number };
+export type SpmvRowsArgs = Omit<SpmvArgs, "y"> & { y: Float64Array; from: number; to: number };
 
 export function spmvRows(args: SpmvRowsArgs): null {
   const { start, nbr, weight, x, y, from, to } = args;

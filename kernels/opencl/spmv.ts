@@ -6,7 +6,7 @@ const EMPTY = new Float64Array(0);
 
 export function spmvOpenCl(args: SpmvArgs): Float64Array {
   const { n, start, nbr, weight, x } = args;
-  const y = new Float64Array(n);
+  const y = args.y ?? new Float64Array(n);
   if (n === 0) return y;
   const scope = new Scope();
   try {

@@ -68,7 +68,7 @@ export const igraphEigenvector: AlgorithmEntry = {
     if (graph.m === 0) return { kind: "nodes", columns: [{ name: label, values: new Float64Array(n).fill(1) }] };
     if (directed && acyclic(graph)) return { kind: "nodes", columns: [{ name: label, values: new Float64Array(n) }] };
     const m = matrix(n, adjacency(graph, directed ? "in" : "all"), weights, false);
-    const { vector } = dominant(ctx, n, (x) => product(ctx, m, x), new Float64Array(n).fill(1), {
+    const { vector } = dominant(ctx, n, (x, into) => product(ctx, m, x, into), new Float64Array(n).fill(1), {
       shift: meanWeight(weights),
       tol: TOL,
       maxIter: MAX_ITER,
@@ -96,10 +96,12 @@ export function hubsAndAuthorities(
   const loopOnce = !graph.directed;
   const inward = matrix(n, adjacency(graph, graph.directed ? "in" : "all"), weights, loopOnce);
   const outward = matrix(n, adjacency(graph, graph.directed ? "out" : "all"), weights, loopOnce);
+  // The inner product's array is reused every step, as are the outer's two (see dominant).
+  const mid = new Float64Array(n);
   const { vector, converged } = dominant(
     ctx,
     n,
-    (h) => product(ctx, outward, product(ctx, inward, h)),
+    (h, into) => product(ctx, outward, product(ctx, inward, h, mid), into),
     options.start ?? new Float64Array(n).fill(1),
     {
       shift: 0,

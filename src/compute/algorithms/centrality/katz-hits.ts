@@ -41,14 +41,17 @@ export const cugraphKatz: AlgorithmEntry = {
     const maxIter = params.max_iter as number;
     const limit = n * (params.tol as number);
     let x: Float64Array = params.nstart ? Float64Array.from(params.nstart as Float64Array) : new Float64Array(n);
+    // Two arrays in turn (the step writes into the one x is not).
+    let spare: Float64Array = new Float64Array(n);
     for (let it = 1; it <= maxIter; it++) {
-      const y = product(ctx, m, x);
+      const y = product(ctx, m, x, spare);
       let error = 0;
       for (let i = 0; i < n; i++) {
         const v = alpha * (y[i] as number) + beta;
         error += Math.abs(v - (x[i] as number));
         y[i] = v;
       }
+      spare = x;
       x = y;
       if (it % 20 === 0) {
         ctx.checkCancelled();

@@ -7,9 +7,11 @@ import { type Adjacency, entryWeights } from "./adjacency.ts";
 /** Pull lists with their weights: row i of the matrix is entries start[i] .. start[i + 1] of `lists`. */
 export type Matrix = { n: number; start: Int32Array; nbr: Int32Array; weight: Float64Array | null };
 
-/** y = M x through the kernel. */
-export function product(ctx: ComputeContext, m: Matrix, x: Float64Array): Float64Array {
-  return ctx.kernel<SpmvArgs, Float64Array>("spmv", spmv)({ n: m.n, start: m.start, nbr: m.nbr, weight: m.weight, x });
+/** y = M x through the kernel, written into `into` when given (not x); answers y. */
+export function product(ctx: ComputeContext, m: Matrix, x: Float64Array, into?: Float64Array): Float64Array {
+  const args: SpmvArgs = { n: m.n, start: m.start, nbr: m.nbr, weight: m.weight, x };
+  if (into) args.y = into;
+  return ctx.kernel<SpmvArgs, Float64Array>("spmv", spmv)(args);
 }
 
 /**
@@ -32,25 +34,28 @@ export function matrix(n: number, lists: Adjacency, weights: Float64Array | null
 
 /**
  * The dominant eigenvector of `apply` (a non-negative operator) by power iteration on apply + shift * I, scaled to
- * a largest entry of 1; stops once no entry moves by more than `tol` or after maxIter steps.
+ * a largest entry of 1; stops once no entry moves by more than `tol` or after maxIter steps. `apply(x, into)` may
+ * write its answer into `into` (never x): the steps then reuse two arrays instead of making one each.
  */
 export function dominant(
   ctx: ComputeContext,
   n: number,
-  apply: (x: Float64Array) => Float64Array,
+  apply: (x: Float64Array, into: Float64Array) => Float64Array,
   start: Float64Array,
   options: { shift: number; tol: number; maxIter: number; phase: string },
 ): { vector: Float64Array; iterations: number; converged: boolean } {
   let x = scaleToMax(Float64Array.from(start));
+  let spare: Float64Array = new Float64Array(n);
   // Rounding can hold the change just above a very small tol: below 1e-10, 200 steps without halving it end the loop.
   let best = Number.POSITIVE_INFINITY;
   let stale = 0;
   for (let it = 1; it <= options.maxIter; it++) {
-    const y = apply(x);
+    const y = apply(x, spare);
     if (options.shift !== 0) for (let i = 0; i < n; i++) y[i] = (y[i] as number) + options.shift * (x[i] as number);
     scaleToMax(y);
     let change = 0;
     for (let i = 0; i < n; i++) change = Math.max(change, Math.abs((y[i] as number) - (x[i] as number)));
+    spare = x;
     x = y;
     if (it % 50 === 0) {
       ctx.checkCancelled();

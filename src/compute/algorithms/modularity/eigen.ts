@@ -135,26 +135,18 @@ export function largestEigen(
     const betaEnd = size === m ? lastBeta : 0;
     converged = true;
     for (let j = 0; j < want; j++) if (Math.abs(betaEnd * (eig.vecs[(size - 1) * size + j] as number)) > o.tol * scale) converged = false;
-    // Ritz vectors: the kept ones become the new basis head (k + a few more to speed convergence).
+    // Ritz vectors: the kept ones become the new basis head (k + a few more to speed convergence), computed in
+    // place (each component from the old basis's same component: no n-sized arrays beside the basis).
     const keep = converged || restart === o.maxRestarts || size < m ? want : Math.min(size - 1, k + Math.floor((m - k) / 2));
-    const ritz: Float64Array[] = [];
-    for (let j = 0; j < keep; j++) {
-      const out = new Float64Array(n);
-      for (let i = 0; i < size; i++) {
-        const c = eig.vecs[i * size + j] as number;
-        if (c !== 0) axpy(c, basis[i] as Float64Array, out);
-      }
-      ritz.push(out);
-    }
+    ritzInPlace(basis, eig.vecs, size, keep, n);
     values = eig.values.slice(0, want);
     if (converged || restart === o.maxRestarts || size < m) {
-      vectors = ritz.slice(0, want);
+      vectors = basis.slice(0, want);
       for (const v of vectors) normalize(v);
       break;
     }
     h.fill(0);
     for (let j = 0; j < keep; j++) {
-      (basis[j] as Float64Array).set(ritz[j] as Float64Array);
       h[j * m + j] = eig.values[j] as number;
       const coupling = lastBeta * (eig.vecs[(size - 1) * size + j] as number);
       h[j * m + keep] = coupling;
@@ -165,6 +157,25 @@ export function largestEigen(
     // Column `keep` is recomputed by projection; its couplings to the kept vectors come out the same.
   }
   return { values, vectors, converged };
+}
+
+/**
+ * basis[j] = Σ_l vecs[l][j] · basis[l] for j < keep, over l < size in order (zero coefficients skipped), in place:
+ * component by component, the old components read into a small array first.
+ */
+function ritzInPlace(basis: Float64Array[], vecs: Float64Array, size: number, keep: number, n: number): void {
+  const old = new Float64Array(size);
+  for (let x = 0; x < n; x++) {
+    for (let l = 0; l < size; l++) old[l] = (basis[l] as Float64Array)[x] as number;
+    for (let j = 0; j < keep; j++) {
+      let sum = 0;
+      for (let l = 0; l < size; l++) {
+        const c = vecs[l * size + j] as number;
+        if (c !== 0) sum += c * (old[l] as number);
+      }
+      (basis[j] as Float64Array)[x] = sum;
+    }
+  }
 }
 
 function dot(a: Float64Array, b: Float64Array): number {

@@ -27,10 +27,12 @@ export function spectralClustering(g: WGraph, kind: "modularity" | "balanced", o
   // The products run on the "spmv" kernel (OpenCL when the run's backend has it); loops are added here.
   const product = ctx.kernel("spmv", spmv);
   const scaledX = new Float64Array(n);
+  // The product's own array, reused by every step (the OpenCL version reads its answer into it too).
+  const into = new Float64Array(n);
   const adjacency = (x: Float64Array, y: Float64Array, scaled: boolean) => {
     if (scaled) for (let v = 0; v < n; v++) scaledX[v] = (inv[v] as number) * (x[v] as number);
     const input = scaled ? scaledX : x;
-    const ax = product({ n, start, nbr, weight: w, x: input });
+    const ax = product({ n, start, nbr, weight: w, x: input, y: into });
     for (let v = 0; v < n; v++) {
       const acc = (ax[v] as number) + (loop[v] as number) * (input[v] as number);
       y[v] = scaled ? (inv[v] as number) * acc : acc;
