@@ -56,7 +56,8 @@ export function ecg(g: WGraph, o: EcgOptions, ctx: ComputeContext): Int32Array {
     ctx.progress({ phase: "ecg ensemble", iteration: run + 1, fraction: (run + 1) / (o.ensembleSize + 1) });
   }
   const core = twoCore(g);
-  const w = new Float64Array(nbr.length);
+  // The weights overwrite the votes entry by entry (each entry's weight reads its own vote only): one array.
+  const w = votes;
   const strength = new Float64Array(n);
   let total = 0;
   for (let v = 0; v < n; v++) {

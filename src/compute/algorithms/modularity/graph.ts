@@ -116,10 +116,20 @@ export function renumber(membership: Int32Array): number {
 }
 
 /**
- * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
- * community turned into its self-loop weight. Strengths and the total carry over.
+ * Room for an aggregate graph's entries, reused level after level: a multilevel run writes level L's graph into
+ * one of two spaces (L % 2) while reading level L - 1's from the other, so its coarse graphs take two arrays of
+ * each kind in all instead of new ones per level (left to the garbage collector's timing).
  */
-export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph {
+export type AggregateSpace = { nbr: Int32Array; w: Float64Array };
+
+export const aggregateSpace = (): AggregateSpace => ({ nbr: new Int32Array(0), w: new Float64Array(0) });
+
+/**
+ * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
+ * community turned into its self-loop weight. Strengths and the total carry over. With `space` (never the one
+ * g's own entries lie in), the entries are written there (grown when too small) instead of into new arrays.
+ */
+export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: AggregateSpace): WGraph {
   const { n } = g;
   // Members of each community (counting sort).
   const mStart = new Int32Array(k + 1);
@@ -155,8 +165,20 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number): WGraph 
     start[c + 1] = (start[c] as number) + count;
   }
   seen.fill(-1);
-  const nbr = new Int32Array(start[k] as number);
-  const w = new Float64Array(start[k] as number);
+  const entries = start[k] as number;
+  let nbr: Int32Array;
+  let w: Float64Array;
+  if (space) {
+    if (space.nbr.length < entries) {
+      space.nbr = new Int32Array(entries);
+      space.w = new Float64Array(entries);
+    }
+    nbr = space.nbr.subarray(0, entries);
+    w = space.w.subarray(0, entries);
+  } else {
+    nbr = new Int32Array(entries);
+    w = new Float64Array(entries);
+  }
   const loop = new Float64Array(k);
   const strength = new Float64Array(k);
   let out = 0;

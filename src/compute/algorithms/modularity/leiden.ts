@@ -1,7 +1,7 @@
 // Leiden (Traag, Waltman & van Eck 2019): fast local moving, refinement into well-connected sub-communities, and
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
-import { aggregate, renumber, type WGraph } from "./graph.ts";
+import { type AggregateSpace, aggregate, aggregateSpace, renumber, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
@@ -131,8 +131,19 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
   return refined;
 }
 
-/** One Leiden run from `start` (a membership of g0's nodes); answers the new membership. */
-function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch, ctx: ComputeContext): Int32Array {
+/**
+ * One Leiden run from `start` (a membership of g0's nodes); answers the new membership. Level L's aggregate is
+ * written into spaces[L % 2] (the runs share them).
+ */
+function run(
+  g0: WGraph,
+  start: Int32Array,
+  o: LeidenOptions,
+  r: Rng,
+  s: Scratch,
+  spaces: AggregateSpace[],
+  ctx: ComputeContext,
+): Int32Array {
   let g = g0;
   let nw = o.nodeWeight;
   let part = start.slice();
@@ -160,7 +171,7 @@ function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch
       nextW[c] = (nextW[c] as number) + (nw[v] as number);
     }
     for (let v = 0; v < g0.n; v++) at[v] = refined[at[v] as number] as number;
-    g = aggregate(g, refined, kr);
+    g = aggregate(g, refined, kr, spaces[level % 2]);
     nw = nextW;
     part = nextPart;
     ctx.progress({ phase: "leiden", iteration: level + 1 });
@@ -174,6 +185,7 @@ function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch
 export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32Array {
   const r = rng(o.seed);
   const s = scratch(g0.n);
+  const spaces = [aggregateSpace(), aggregateSpace()];
   let membership: Int32Array;
   if (o.initial) membership = o.initial.slice();
   else {
@@ -187,7 +199,7 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
   const minGain = (1e-4 * g0.total) / 2;
   let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
   for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
-    const next = run(g0, membership, o, r, s, ctx);
+    const next = run(g0, membership, o, r, s, spaces, ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
     const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);

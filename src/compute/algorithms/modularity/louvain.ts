@@ -1,6 +1,6 @@
 // Louvain (Blondel et al.'s multilevel modularity optimisation): move nodes, merge communities into nodes, repeat.
 import type { ComputeContext } from "../../types.ts";
-import { aggregate, modularity, renumber, type WGraph } from "./graph.ts";
+import { aggregate, aggregateSpace, modularity, renumber, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
 import { rng } from "./rng.ts";
 
@@ -28,6 +28,8 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
   let g = g0;
   let q = modularity(g0, membership, o.resolution);
   let levels = 0;
+  // Level L's aggregate goes into spaces[L % 2] (see AggregateSpace).
+  const spaces = [aggregateSpace(), aggregateSpace()];
   while (levels < o.maxLevels) {
     ctx.checkCancelled();
     const comm = new Int32Array(g.n);
@@ -43,7 +45,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
     q = next;
     ctx.progress({ phase: "louvain", iteration: levels });
     if (gain < o.threshold || k === g.n) break;
-    g = aggregate(g, comm, k);
+    g = aggregate(g, comm, k, spaces[levels % 2]);
   }
   // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
   if (levels > 0) {
