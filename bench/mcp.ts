@@ -1,7 +1,11 @@
 // bench/mcp: latency of the /mcp tool endpoint on a 1M-edge dataset: query_graph (shape of a 1-hop chain, and nodes of
-// a 2-hop chain) and create_collection, with 1 and 16 concurrent clients, each on its own transport session with a
-// personal key, while the owner's page (a graphql-ws subscription) keeps the session open. Prints p50 and p99.
-// Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40).
+// a 2-hop chain) and create_collection, with 1, 16 and 64 concurrent clients, each on its own transport session with a
+// personal key, while the owner's page (a graphql-ws subscription) keeps the session open. Prints p50, p99 and calls/s.
+// Every call asks a question never asked before in the run (a window of node ids that moves from call to call, all
+// windows the same width, so every question is of the same size); the answer cache is shown by a row of its own,
+// last, asking one question again and again. The load average is printed before and after.
+// Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40; 1 client makes 3x as
+// many calls, 64 clients half as many each).
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import os from "node:os";
@@ -101,6 +105,12 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 };
 
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
+
 const lines: string[] = [];
 try {
   const datasetId = await dataset();
@@ -118,50 +128,60 @@ try {
   );
   await new Promise((resolve) => setTimeout(resolve, 300));
 
-  // Each call asks a different question (the threshold moves within the same range for 1 and 16 clients, so both
-  // ask questions of the same size), so every call runs the engine; one row repeats a query to show the answer cache.
-  const spread = (n: number) => (n < 0 ? -1 : n % 1000);
-  const oneHop = (n: number) =>
+  // Each call asks a question never asked before in the run: ids in a window [s, s + width) whose start moves by a
+  // prime stride modulo the id range (distinct for the first ~99,000 questions), so every question has the same size.
+  const nodeIds = EDGES / 10;
+  let asked = 0;
+  const windowOf = (width: number) => {
+    const s = (asked++ * 7919) % (nodeIds - 1000);
+    return { type: "Between", lower: s, upper: s + width - 1 };
+  };
+  const oneHop = () =>
     JSON.stringify([
-      { type: "Node", filter_dict: { node: { type: "LT", val: 1000 + spread(n) } } },
+      { type: "Node", filter_dict: { node: windowOf(1000) } },
       { type: "Edge", direction: "forward", edge_match: { weight: { type: "GT", val: 0.5 } } },
       { type: "Node" },
     ]);
-  const twoHop = (n: number) =>
+  const twoHop = () =>
     JSON.stringify([
-      { type: "Node", filter_dict: { node: { type: "LT", val: 100 + spread(n) } } },
+      { type: "Node", filter_dict: { node: windowOf(100) } },
       { type: "Edge", direction: "forward", hops: 2 },
       { type: "Node" },
     ]);
-  const cases: Array<[string, (n: number) => [string, Record<string, unknown>]]> = [
-    ["query_graph shape, 1-hop chain", (n) => ["query_graph", { session_id: sessionId, gfql_operations: oneHop(n) }]],
-    [
-      "query_graph shape, same query repeated (answer cache)",
-      () => ["query_graph", { session_id: sessionId, gfql_operations: oneHop(-1) }],
-    ],
-    ["query_graph nodes, 2-hop chain", (n) => ["query_graph", { session_id: sessionId, gfql_operations: twoHop(n), output_type: "nodes" }]],
+  const repeated = JSON.stringify([
+    { type: "Node", filter_dict: { node: { type: "Between", lower: nodeIds - 1000, upper: nodeIds - 1 } } },
+    { type: "Edge", direction: "forward", edge_match: { weight: { type: "GT", val: 0.5 } } },
+    { type: "Node" },
+  ]);
+  const cases: Array<[string, () => [string, Record<string, unknown>]]> = [
+    ["query_graph shape, 1-hop chain", () => ["query_graph", { session_id: sessionId, gfql_operations: oneHop() }]],
+    ["query_graph nodes, 2-hop chain", () => ["query_graph", { session_id: sessionId, gfql_operations: twoHop(), output_type: "nodes" }]],
     [
       "create_collection, 1-hop chain",
-      (n) => ["create_collection", { session_id: sessionId, name: `c${n}`, gfql_operations: oneHop(n), node_color: "#ff8800" }],
+      () => ["create_collection", { session_id: sessionId, name: `c${asked}`, gfql_operations: oneHop(), node_color: "#ff8800" }],
+    ],
+    [
+      "query_graph shape, one question repeated (the answer cache)",
+      () => ["query_graph", { session_id: sessionId, gfql_operations: repeated }],
     ],
   ];
+  const loadBefore = load();
 
   lines.push(
     `| tool call (${(EDGES / 1e6).toFixed(1)}M edges) | clients | calls | p50 ms | p99 ms | calls/s |`,
     "|---|---:|---:|---:|---:|---:|",
   );
   for (const [label, make] of cases) {
-    for (const clients of [1, 16]) {
-      const calls = clients === 1 ? CALLS_AT_16 * 3 : CALLS_AT_16;
+    for (const clients of [1, 16, 64]) {
+      const calls = clients === 1 ? CALLS_AT_16 * 3 : clients === 64 ? Math.max(1, Math.round(CALLS_AT_16 / 2)) : CALLS_AT_16;
       const callers = await Promise.all(Array.from({ length: clients }, () => assistant(createPersonalKey.credential)));
-      const [warm] = callers;
-      if (warm) await warm(...make(-1));
+      // one untimed call per client first (its transport session's first tool call), a question of its own too
+      await Promise.all(callers.map((call) => call(...make())));
       const latencies: number[] = [];
-      let counter = clients * 1000;
       const start = performance.now();
       await Promise.all(
         callers.map(async (call) => {
-          for (let i = 0; i < calls; i++) latencies.push(await call(...make(counter++)));
+          for (let i = 0; i < calls; i++) latencies.push(await call(...make()));
         }),
       );
       const seconds = (performance.now() - start) / 1000;
@@ -171,6 +191,7 @@ try {
       console.error(lines.at(-1));
     }
   }
+  lines.push("", `load average (1/5/15 min): ${loadBefore} before, ${load()} after; ${os.cpus().length} cores, node ${process.version}`);
   stopPage();
   await page.dispose();
 } finally {
