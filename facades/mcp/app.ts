@@ -7,7 +7,7 @@ import { isDatabaseUnavailable } from "../../src/errors/unavailable.ts";
 import type { McpSessionDirectory, McpSessionStart } from "../../src/mcp/session-directory.ts";
 import type { Execute } from "../execute.ts";
 import { callCredential } from "./credential.ts";
-import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure } from "./json-rpc.ts";
+import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure, rateLimitFailure } from "./json-rpc.ts";
 import * as ops from "./operations.ts";
 import { type CheckedCall, createToolServer } from "./server.ts";
 import { argumentProblem } from "./tool-schemas.ts";
@@ -200,6 +200,8 @@ export function createMcpFacade(options: McpFacadeOptions) {
       throw new McpFailure("UNAVAILABLE", "The authorization check could not complete; retry");
     }
     const code = String((result.errors?.[0]?.extensions as { code?: string } | undefined)?.code ?? "");
+    const limited = rateLimitFailure(result.errors?.[0]);
+    if (limited) throw limited;
     if (code === "UNAUTHENTICATED" || code === "TOKEN_EXPIRED")
       throw new McpFailure("UNAUTHENTICATED", "Invalid credential: the key or token is unknown, revoked or expired");
     if (code && code !== "NOT_FOUND" && code !== "FORBIDDEN")

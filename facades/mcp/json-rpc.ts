@@ -13,6 +13,8 @@ export const MCP_FAILURES = {
   INTERNAL: { status: 500, code: -32603 },
   UNAVAILABLE: { status: 503, code: -32006 },
   TIMEOUT: { status: 504, code: -32005 },
+  /** Not in spec 7: the caller passed a rate limit (RATE_LIMIT_*); Retry-After says when to come back. */
+  RATE_LIMITED: { status: 429, code: -32007 },
   /** Not an HTTP failure: the JSON-RPC error travels in an ordinary 200 answer. */
   METHOD_NOT_FOUND: { status: 200, code: -32601 },
 } as const;
@@ -21,13 +23,22 @@ export type McpFailureKind = keyof typeof MCP_FAILURES;
 
 export type JsonRpcId = string | number | null;
 
+/** The RATE_LIMITED failure of an operation's error, when it is one. */
+export function rateLimitFailure(error: { message: string; extensions?: Record<string, unknown> } | undefined): McpFailure | undefined {
+  if (error?.extensions?.code !== "RATE_LIMITED") return undefined;
+  const retry = (error.extensions.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return new McpFailure("RATE_LIMITED", error.message, typeof retry === "number" ? retry : undefined);
+}
+
 /** A failure answered at the HTTP level, with the status and code of spec 7. */
 export class McpFailure extends Error {
   override name = "McpFailure";
   readonly kind: McpFailureKind;
-  constructor(kind: McpFailureKind, message: string) {
+  readonly retryAfterSeconds: number | undefined;
+  constructor(kind: McpFailureKind, message: string, retryAfterSeconds?: number) {
     super(message);
     this.kind = kind;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 
@@ -38,7 +49,8 @@ export function failureResponse(failure: McpFailure, id: JsonRpcId = null): Resp
   const { status, code } = MCP_FAILURES[failure.kind];
   const headers = new Headers({ "content-type": "application/json" });
   if (failure.kind === "UNAUTHENTICATED") headers.set("www-authenticate", WWW_AUTHENTICATE);
-  if (failure.kind === "UNAVAILABLE") headers.set("retry-after", String(DATABASE_RETRY_AFTER_SECONDS));
+  if (failure.kind === "UNAVAILABLE") headers.set("retry-after", String(failure.retryAfterSeconds ?? DATABASE_RETRY_AFTER_SECONDS));
+  if (failure.kind === "RATE_LIMITED") headers.set("retry-after", String(failure.retryAfterSeconds ?? 1));
   const body = { jsonrpc: "2.0", id, error: { code, message: failure.message } };
   return new Response(JSON.stringify(body), { status, headers });
 }

@@ -1,7 +1,7 @@
 // The nine tools of spec 4.6: each runs GraphQL operations and answers a JSON payload (or plain text) for a text
 // content block. Tool-level failures become {error: "[code] message"}; access failures become HTTP failures.
 import type { ExecutionResult } from "graphql";
-import { McpFailure } from "./json-rpc.ts";
+import { McpFailure, rateLimitFailure } from "./json-rpc.ts";
 import * as ops from "./operations.ts";
 import { type SessionInfo, sessionInfoText } from "./session-info.ts";
 
@@ -32,6 +32,8 @@ export function dataOf<T>(result: ExecutionResult): T {
   const error = result.errors?.[0] as GraphQLErrorLike | undefined;
   if (!error) return result.data as T;
   const code = String(error.extensions?.code ?? "INTERNAL");
+  const limited = rateLimitFailure(error);
+  if (limited) throw limited;
   switch (code) {
     case "UNAUTHENTICATED":
     case "TOKEN_EXPIRED":

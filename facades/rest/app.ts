@@ -32,6 +32,21 @@ function publicUrlOf(request: Request, base: string | undefined): URL {
   return new URL(`${base}${url.pathname}${url.search}`);
 }
 
+const CALLER = "query RestCaller { caller { __typename } }";
+
+/** Throws the 401 (UNAUTHENTICATED, TOKEN_EXPIRED) of a request that carries no valid credential. */
+async function requireCaller(execute: Execute, request: Request, clientAddress: string): Promise<void> {
+  const result = await execute({ document: CALLER, request, clientAddress });
+  if (result.errors?.length) {
+    const error = fromGraphQLErrors(result.errors);
+    if (error.code === "UNAUTHENTICATED" || error.code === "TOKEN_EXPIRED") throw error;
+    return;
+  }
+  if ((result.data as { caller?: unknown } | null | undefined)?.caller === null) {
+    throw new RestError("UNAUTHENTICATED", "Authentication credentials were not provided.");
+  }
+}
+
 export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
   const routes = options.routes ?? REST_ROUTES;
   const app = new Hono<RestEnv>({ strict: true });
@@ -53,12 +68,15 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
         };
       }
       if (route.body) {
-        input.body = await readObjectBody(
-          c.req.raw,
-          { maxBytes: options.maxJsonBodyBytes, required: route.body.required },
-          c.env.requestBody,
-        );
-        validateBody(route.body.schema, input.body);
+        const { schema, required } = route.body;
+        try {
+          input.body = await readObjectBody(c.req.raw, { maxBytes: options.maxJsonBodyBytes, required }, c.env.requestBody);
+          validateBody(schema, input.body);
+        } catch (error) {
+          // Authentication first: a caller without a valid credential hears that, not the body's rules.
+          if (!route.anonymous && error instanceof RestError) await requireCaller(options.execute, c.req.raw, c.env.clientAddress);
+          throw error;
+        }
       }
       const result = await options.execute({
         document: route.document,

@@ -1,5 +1,9 @@
 // Reads a request body as a JSON object (JSON, form-encoded or multipart), within a size limit.
+import { jsonDepthBeyond } from "../../src/http/json-depth.ts";
 import { RestError } from "./errors.ts";
+
+/** Deepest nesting of a JSON body (GFQL chains and encodings stay far below). */
+const MAX_JSON_DEPTH = 256;
 
 export type BodyOptions = { maxBytes: number; required: boolean };
 
@@ -45,9 +49,16 @@ export async function readObjectBody(
     return Object.fromEntries(new URLSearchParams(new TextDecoder().decode(bytes)));
   }
   if (type === "multipart/form-data") {
-    const form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
-      headers: { "content-type": request.headers.get("content-type") ?? "" },
-    }).formData();
+    let form: FormData;
+    try {
+      form = await new Response(bytes as Uint8Array<ArrayBuffer>, {
+        headers: { "content-type": request.headers.get("content-type") ?? "" },
+      }).formData();
+    } catch {
+      throw new RestError("INVALID_INPUT", "request body is not valid multipart/form-data (check the boundary); or send application/json", {
+        contentType: type,
+      });
+    }
     return Object.fromEntries([...form].filter(([, v]) => typeof v === "string"));
   }
   if (type !== "" && type !== "application/json" && !type.endsWith("+json")) {
@@ -61,6 +72,10 @@ export async function readObjectBody(
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
     throw new RestError("INVALID_INPUT", "request body must be a JSON object");
+  }
+  // Validators and operations walk the value recursively: a 20,000-deep body must stop here.
+  if (jsonDepthBeyond(parsed, MAX_JSON_DEPTH) !== undefined) {
+    throw new RestError("INVALID_INPUT", `request body nests deeper than ${MAX_JSON_DEPTH} levels`, { limit: MAX_JSON_DEPTH });
   }
   return parsed as Record<string, unknown>;
 }

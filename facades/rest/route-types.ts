@@ -19,6 +19,11 @@ export type RestRoute = {
   path: string;
   /** JSON Schema id (schema/json) the body must satisfy; absent for routes that read no JSON body. */
   body?: { schema: string; required: boolean };
+  /**
+   * Callers need no credential (it comes in the body, if at all): a body that fails validation is answered as such.
+   * On every other route an unauthenticated caller learns nothing of the body's rules: a 401 comes first.
+   */
+  anonymous?: true;
   /** The body is data (a file upload), streamed to the operation unread. */
   rawBody?: true;
   document: string;

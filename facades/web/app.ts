@@ -1,5 +1,6 @@
 // Browser routes: sign-in and sign-out with an HTTP-only cookie, and graph.html's open-or-join-a-session redirect.
 import { Hono } from "hono";
+import { APP_ERROR_CODES, isAppErrorCode } from "../../src/errors/app-error.ts";
 import { safeNext } from "../../src/http/safe-next.ts";
 import type { Execute } from "../execute.ts";
 import { addAccountRoutes } from "./account-routes.ts";
@@ -7,6 +8,7 @@ import { asJson } from "./json-request.ts";
 import { loginPage } from "./login-page.ts";
 import { addMagicLoginRoute } from "./magic-login.ts";
 import { CREATE_COLLECTION, OPEN_SESSION, SESSION, SIGN_IN, SIGN_OUT } from "./operations.ts";
+import { escapeHtml } from "./page-html.ts";
 import { addSsoCallbackRoute } from "./sso-callback.ts";
 import { ssoProviders } from "./sso-providers.ts";
 import { readUrlCollections } from "./url-collections.ts";
@@ -86,10 +88,16 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
           clientAddress: c.env.clientAddress,
         });
     const code = codeOf(result);
-    if (code === "UNAUTHENTICATED") return c.redirect(`/login?next=${encodeURIComponent(here)}`, 302);
+    // An expired or revoked credential is no credential: sign in again.
+    if (code === "UNAUTHENTICATED" || code === "TOKEN_EXPIRED") return c.redirect(`/login?next=${encodeURIComponent(here)}`, 302);
     if (code === "NOT_FOUND" || code === "FORBIDDEN")
       return html("<!doctype html><p>No such dataset or session, or it is not shared with you.</p>", 404);
-    if (result.errors?.length) return html("<!doctype html><p>Unexpected error.</p>", 500);
+    if (result.errors?.length) {
+      // The caller's own mistakes and passing conditions keep their status (400, 429, 503...); only the rest is a 500.
+      const status = isAppErrorCode(code) ? APP_ERROR_CODES[code] : 500;
+      const message = status === 500 ? "Unexpected error." : escapeHtml(result.errors[0]?.message ?? "");
+      return html(`<!doctype html><p>${message}</p>`, status);
+    }
     if (!sessionId) {
       // Every parameter the client sent (type, viztoken, usertag, splashAfter, collections...) is kept.
       const opened = (result.data as { openVizSession: { id: string } }).openVizSession.id;

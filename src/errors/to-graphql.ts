@@ -26,6 +26,14 @@ function findAppError(error: unknown) {
   return undefined;
 }
 
+/**
+ * graphql-js' coercion of a variable's value (`Variable "$x" got invalid value ...`): the caller sent a value of the
+ * wrong type. Its originalError is the scalar's own complaint, so it is not told apart by that.
+ */
+function isVariableValueError(error: GraphQLError): boolean {
+  return error.path === undefined && error.message.startsWith('Variable "$');
+}
+
 /** yoga's maskedErrors.maskError: known failures keep code and status; anything else is "Unexpected error." */
 export function createErrorMasker(logger: Logger) {
   return (error: unknown, message: string, isDev?: boolean): Error => {
@@ -54,6 +62,12 @@ export function createErrorMasker(logger: Logger) {
         });
       }
       return graphqlError;
+    }
+    if (graphqlError && isVariableValueError(graphqlError)) {
+      return createGraphQLError(graphqlError.message, {
+        ...(graphqlError.nodes ? { nodes: graphqlError.nodes } : {}),
+        extensions: { code: "INVALID_INPUT", http: { status: 400 } },
+      });
     }
     logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
     const masked = defaultMask(error, message, isDev) as GraphQLError;

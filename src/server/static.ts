@@ -39,7 +39,12 @@ function createFileHandler(root: string, relativeOf: (pathname: string) => strin
     if (request.method !== "GET" && request.method !== "HEAD") return undefined;
     const mapped = relativeOf(new URL(request.url).pathname);
     if (mapped === undefined) return undefined;
-    let relative = decodeURIComponent(mapped);
+    let relative: string;
+    try {
+      relative = decodeURIComponent(mapped);
+    } catch {
+      return undefined; // not UTF-8 once decoded (/graph/%ff%fe): no file has that name
+    }
     if (relative === "" || relative.endsWith("/")) relative += "index.html";
     const file = path.resolve(base, relative);
     if (file !== base && !file.startsWith(base + path.sep)) return undefined;

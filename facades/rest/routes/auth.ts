@@ -34,6 +34,7 @@ const orgName = (input: RouteInput) => {
 
 const login: Omit<RestRoute, "path"> = {
   methods: ["POST"],
+  anonymous: true,
   body: { schema: "login-body", required: true },
   document: LOGIN,
   variables: (input) => ({ username: input.body.username, password: input.body.password, orgName: orgName(input) }),
@@ -42,6 +43,7 @@ const login: Omit<RestRoute, "path"> = {
 
 const refresh: Omit<RestRoute, "path"> = {
   methods: ["POST"],
+  anonymous: true,
   body: { schema: "token-body", required: true },
   document: REFRESH,
   variables: (input) => ({ token: input.body.token }),
@@ -62,6 +64,7 @@ export const AUTH_ROUTES: readonly RestRoute[] = [
   {
     path: "/api-token-verify/",
     methods: ["POST"],
+    anonymous: true,
     body: { schema: "token-body", required: true },
     document: VERIFY,
     variables: (input) => ({ token: input.body.token }),

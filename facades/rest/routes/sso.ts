@@ -28,6 +28,7 @@ const pygraphistryError = (error: { code: string; message: string; details?: Rec
 
 const login: Omit<RestRoute, "path"> = {
   methods: ["GET", "POST"],
+  anonymous: true,
   body: { schema: "sso-login-body", required: false },
   document: START,
   variables: (input) => ({
