@@ -9,7 +9,7 @@ export const REDIS_RETRY_AFTER_SECONDS = 2;
 export const REDIS_COMMAND_TIMEOUT_MS = 2_000;
 
 /** How long a command waits for the first connection at start-up (later, while Redis is away, it fails at once). */
-const FIRST_CONNECT_WAIT_MS = 1_000;
+const FIRST_CONNECT_WAIT_MS = REDIS_COMMAND_TIMEOUT_MS;
 
 /** How long recovery listeners wait for the command connection once the subscriber's is back. */
 const RECOVERY_WAIT_MS = 10_000;
@@ -183,6 +183,9 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
   subscribe.on("error", () => {});
   if (log) logOutages(publish, log);
   const eventTargetClients = safeForEventTarget(publish, subscribe);
+  /** The connections that were up at least once. */
+  const reached = new Set<Redis>();
+  for (const client of [publish, subscribe]) client.on("ready", () => reached.add(client));
 
   const recovered = new Set<() => void>();
   subscribe.on("ready", () => {
@@ -211,8 +214,8 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
       return () => recovered.delete(listener);
     },
     async ping(timeoutMs) {
-      // While reconnecting, say so at once rather than after the timeout.
-      if (publish.status !== "ready" && !(await readyWithin(publish, Math.min(timeoutMs, FIRST_CONNECT_WAIT_MS)))) {
+      // While reconnecting, say so at once; before the first connection, give it the time allowed.
+      if (publish.status !== "ready" && (reached.has(publish) || !(await readyWithin(publish, timeoutMs)))) {
         throw new Error(`unreachable (connection ${publish.status})`);
       }
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -224,7 +227,9 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
       } finally {
         clearTimeout(timer);
       }
-      if (subscribe.status !== "ready") throw new Error(`subscriber connection ${subscribe.status}`);
+      if (subscribe.status !== "ready" && (reached.has(subscribe) || !(await readyWithin(subscribe, timeoutMs)))) {
+        throw new Error(`subscriber connection ${subscribe.status}`);
+      }
     },
     async close() {
       await Promise.allSettled([publish.quit(), subscribe.quit()]);

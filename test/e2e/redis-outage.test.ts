@@ -207,13 +207,19 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     expect((await request(b.url, "/healthz")).status).toBe(200);
   }, 90_000);
 
-  it("with Redis back: subscribers catch up (RESYNC at the current revision), fan-out, health, presence and jobs recover", async () => {
+  it("with Redis back: subscribers catch up (RESYNC at the stored revision), fan-out, health, presence and jobs recover", async () => {
     const from = { owner: owner.events.length, viewer: viewer.events.length };
+    const afterOutage = await revision();
     await redis.start();
-    const current = await revision();
-    // Both pages missed the outage's changes: each gets one RESYNC carrying the revision they now read.
-    expect(await owner.until((e) => e.kind === "RESYNC", from.owner)).toEqual({ kind: "RESYNC", revision: { number: current } });
-    expect(await viewer.until((e) => e.kind === "RESYNC", from.viewer)).toEqual({ kind: "RESYNC", revision: { number: current } });
+    // Both pages missed the outage's changes: each gets a RESYNC carrying the stored revision, which has them all (or
+    // a later one: the job that waited in Redis runs again now, and moves the revision on when it ends).
+    for (const [page, start] of [
+      [owner, from.owner],
+      [viewer, from.viewer],
+    ] as const) {
+      const resync = await page.until((e) => e.kind === "RESYNC", start);
+      expect(resync.revision.number).toBeGreaterThanOrEqual(afterOutage);
+    }
     for (const server of [a, b]) {
       const health = await eventually(
         () => request(server.url, "/vizsvc-sessions/health"),
@@ -225,7 +231,7 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
     // Fan-out works again, both ways.
     const again = viewer.events.length;
     await graphql(a.url, CREATE, { s: sessionId, n: "after" });
-    expect(await viewer.until((e) => e.kind === "COLLECTIONS", again)).toEqual({ kind: "COLLECTIONS", revision: { number: current + 1 } });
+    expect((await viewer.until((e) => e.kind === "COLLECTIONS", again)).revision.number).toBeGreaterThan(afterOutage);
     // The owner's page stayed connected through it all: still present.
     expect((await graphql(b.url, SESSION, { id: sessionId })).body.data.vizSession.ownerAvailable).toBe(true);
     // The tool session outlived Redis' restart (empty: it keeps no data): the instances serving it wrote it back.
