@@ -112,8 +112,9 @@ function readyWithin(client: Redis, ms: number): Promise<boolean> {
  * ioredis' offline queue; at start-up it waits up to FIRST_CONNECT_WAIT_MS for the first connection.
  */
 function failFast(client: Redis): Redis {
-  // QUIT closes the connection whatever its state.
-  const commands = new Set(client.getBuiltinCommands().filter((name) => name !== "quit"));
+  // QUIT closes the connection whatever its state; MULTI answers a pipeline at once (its EXEC is bounded by
+  // commandTimeout).
+  const commands = new Set(client.getBuiltinCommands().filter((name) => name !== "quit" && name !== "multi"));
   let reached = false;
   client.on("ready", () => {
     reached = true;
