@@ -169,7 +169,12 @@ describe("a Redis outage under two gateway processes on one Postgres database", 
   });
 
   it("with Redis killed, stays up: health is 503 naming redis, what needs Redis is 503, the rest works, nothing hangs", async () => {
+    // An upload is under way on b when Redis dies.
+    const big = (await post(b.url, "/api/v2/files/", { file_type: "json" }, auth)).body.file_id as string;
+    const rows = Array.from({ length: 100_000 }, (_, i) => String(i));
+    const inFlight = post(b.url, `/api/v2/upload/files/${big}?erase=true`, { s: rows, d: rows.slice(1).concat("0") }, auth);
     await redis.kill();
+    expect((await inFlight).status).toBe(200);
     for (const server of [a, b]) {
       const health = await request(server.url, "/vizsvc-sessions/health");
       expect({ status: health.status, failing: health.body.failing }).toEqual({ status: 503, failing: ["redis"] });
