@@ -60,6 +60,33 @@ describe.each(backends)("kernel edge-similarity on %s", (backend) => {
     }
   }
 
+  it("scores the same from incidence lists given in two parts (a CSR's out- and in-edge lists) as grouped by itself", () => {
+    // The pairs as a graph's edges src[e] -> dst[e]: out-lists by src, in-lists by dst (each pair at both its ends).
+    const n = 600;
+    const byEnd = (ends: Int32Array) => {
+      const incStart = new Int32Array(n + 1);
+      for (const r of ends) incStart[r + 1] = (incStart[r + 1] as number) + 1;
+      for (let r = 0; r < n; r++) incStart[r + 1] = (incStart[r + 1] as number) + (incStart[r] as number);
+      const fill = incStart.slice(0, n);
+      const incPair = new Int32Array(ends.length);
+      ends.forEach((r, e) => {
+        incPair[fill[r] as number] = e;
+        fill[r] = (fill[r] as number) + 1;
+      });
+      return { incStart, incPair };
+    };
+    const out = byEnd(src);
+    const into = byEnd(dst);
+    for (const weighted of [false, true]) {
+      const total = Float64Array.from({ length: n }, (_, v) =>
+        weighted ? wt.subarray(start[v] as number, start[v + 1] as number).reduce((s, x) => s + x, 0) : (lists[v] as number[]).length,
+      );
+      const args = { start, nbr, wt: weighted ? wt : new Float64Array(0), total, src, dst, metric: 0 };
+      const twoParts = run({ ...args, ...out, incStart2: into.incStart, incPair2: into.incPair });
+      expect(Array.from(twoParts)).toEqual(Array.from(run(args)));
+    }
+  });
+
   it("answers NaN for 0/0", () => {
     const got = run({
       start: new Int32Array([0, 0, 0]),

@@ -20,6 +20,20 @@ describe.each(backends)("kernel spmv on %s", (backend) => {
     expect(Array.from(y)).toEqual([320, 0, 8]);
   });
 
+  it("writes into the array it is given (iterations reuse two), every entry overwritten", () => {
+    const into = new Float64Array([7, 7, 7]);
+    const y = run({
+      n: 3,
+      start: new Int32Array([0, 2, 2, 4]),
+      nbr: new Int32Array([1, 2, 0, 0]),
+      weight: new Float64Array([2, 3, 4, 4]),
+      x: new Float64Array([1, 10, 100]),
+      y: into,
+    });
+    expect(y).toBe(into);
+    expect(Array.from(into)).toEqual([320, 0, 8]);
+  });
+
   for (const weighted of [false, true]) {
     it(`sums each row in entry order (${weighted ? "weighted" : "unweighted"}, seeded)`, () => {
       const csr = skewedGraph(61, 8000, 40000);

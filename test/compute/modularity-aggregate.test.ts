@@ -1,0 +1,49 @@
+// The community graph of a partition (modularity/graph.ts aggregate): written into a reused space it is the same
+// graph as written into new arrays, and a space large enough is reused rather than grown.
+import { describe, expect, it } from "vitest";
+import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { aggregate, aggregateSpace, renumber, weightedUndirected } from "../../src/compute/algorithms/modularity/graph.ts";
+import { seeded } from "../helpers/seeded.ts";
+
+function randomGraph(seed: number, n: number, m: number, weighted: boolean) {
+  const rng = seeded(seed);
+  const edges: [number, number][] = [];
+  for (let e = 0; e < m; e++) edges.push([rng.int(0, n - 1), rng.int(0, n - 1)]);
+  const weight = weighted ? Float64Array.from({ length: m }, () => 0.5 + rng.next()) : null;
+  return weightedUndirected(computeGraph(n, edges, { directed: false, weight }), weight);
+}
+
+const plain = (g: ReturnType<typeof aggregate>) => ({
+  n: g.n,
+  start: Array.from(g.start),
+  nbr: Array.from(g.nbr),
+  w: g.w ? Array.from(g.w) : null,
+  loop: Array.from(g.loop),
+  strength: Array.from(g.strength),
+  total: g.total,
+});
+
+describe("aggregate", () => {
+  for (const weighted of [false, true]) {
+    it(`writes the same community graph into a reused space (${weighted ? "weighted" : "unweighted"}, self-loops)`, () => {
+      const g = randomGraph(91, 400, 3000, weighted);
+      const rng = seeded(92);
+      const membership = Int32Array.from({ length: g.n }, () => rng.int(0, 59));
+      const k = renumber(membership);
+      const space = aggregateSpace();
+      const inSpace = aggregate(g, membership, k, space);
+      expect(plain(inSpace)).toEqual(plain(aggregate(g, membership, k)));
+      expect(inSpace.nbr.buffer).toBe(space.nbr.buffer);
+      // A coarser partition of that graph fits the space: written into it again, not into new arrays.
+      const coarse = Int32Array.from({ length: k }, (_, c) => c % 7);
+      const kk = renumber(coarse);
+      const held = space.nbr;
+      const again = aggregate(inSpace, coarse, kk, aggregateSpace());
+      const last = Int32Array.from({ length: kk }, (_, c) => c % 3);
+      const reused = aggregate(again, last, 3, space);
+      expect(plain(reused)).toEqual(plain(aggregate(again, last, 3)));
+      expect(space.nbr).toBe(held);
+      expect(reused.nbr.buffer).toBe(held.buffer);
+    });
+  }
+});

@@ -1,0 +1,34 @@
+// The CSR's undirected view: every edge listed at both ends (a node's out-edges, then its in-edges), its edge rows
+// built on first read only and kept with the view.
+import { describe, expect, it } from "vitest";
+import { undirected } from "../../kernels/cpu/csr.ts";
+import { skewedGraph } from "./graphs.ts";
+
+describe("undirected view", () => {
+  const csr = skewedGraph(81, 500, 4000);
+
+  it("lists each node's out-edges then its in-edges, with each entry's edge row", () => {
+    const view = undirected(csr);
+    for (let r = 0; r < csr.n; r++) {
+      const want: [number, number][] = [];
+      for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++)
+        want.push([csr.outDst[j] as number, csr.outEdges[j] as number]);
+      for (let j = csr.inStart[r] as number; j < (csr.inStart[r + 1] as number); j++)
+        want.push([csr.inSrc[j] as number, csr.inEdges[j] as number]);
+      const got: [number, number][] = [];
+      for (let k = view.start[r] as number; k < (view.start[r + 1] as number); k++)
+        got.push([view.nbr[k] as number, view.edge[k] as number]);
+      expect(got).toEqual(want);
+    }
+  });
+
+  it("is kept per CSR, and its edge rows are built once, when first read", () => {
+    const other = skewedGraph(82, 300, 2000);
+    const view = undirected(other);
+    expect(undirected(other)).toBe(view);
+    expect(Object.getOwnPropertyDescriptor(view, "edge")?.get).toBeTypeOf("function");
+    const edge = view.edge;
+    expect(edge.length).toBe(2 * other.m);
+    expect(view.edge).toBe(edge);
+  });
+});
