@@ -229,7 +229,7 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
       aliases: int(env, "GRAPHQL_MAX_ALIASES", 30, 0),
       tokens: int(env, "GRAPHQL_MAX_TOKENS", 3000, 1),
       directives: int(env, "GRAPHQL_MAX_DIRECTIVES", 50, 0),
-      cost: int(env, "GRAPHQL_MAX_COST", 20_000, 1),
+      cost: int(env, "GRAPHQL_MAX_COST", 5000, 1),
       variableDepth: int(env, "GRAPHQL_MAX_VARIABLE_DEPTH", 64, 1),
     }),
     rateLimits: Object.freeze({

@@ -14,7 +14,10 @@ import { AppError } from "../errors/app-error.ts";
 import { createErrorMasker } from "../errors/to-graphql.ts";
 import { type ContextInput, createContext } from "./context.ts";
 import { GRAPHIQL_ASSETS, graphiqlAssetsDir, renderLocalGraphiQL } from "./graphiql.ts";
+import { limitGraphqlBody } from "./graphql-body-limit.ts";
+import { useDocumentLimits, useSuggestionsForSignedIn, useVariableDepthLimit } from "./graphql-limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createRateLimits, useRateLimits } from "./rate-limits.ts";
 import { createServices, WEB_ROOT } from "./services.ts";
 import { createMountedHandler, createStaticHandler } from "./static.ts";
 import { createTableRoutes } from "./table-routes.ts";
@@ -47,8 +50,15 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     renderGraphiQL: renderLocalGraphiQL,
     landingPage: false,
     logging: false,
-    // A single-use link's browser session runs only its dataset page's operations.
-    plugins: [useSingleUseScope()],
+    // A single-use link's browser session runs only its dataset page's operations. The limits hold for the facades'
+    // operations too: they run through this same envelop.
+    plugins: [
+      useSingleUseScope(),
+      useDocumentLimits(config.graphqlLimits),
+      useVariableDepthLimit(config.graphqlLimits.variableDepth),
+      useSuggestionsForSignedIn(services),
+      useRateLimits(createRateLimits(config.rateLimits, services.redis?.publish)),
+    ],
   });
 
   const parsed = new Map<string, DocumentNode>();
@@ -112,7 +122,10 @@ export async function createGateway(config: Config, options: { logger?: Logger }
   async function route(request: Request, env: ServerEnv): Promise<Response> {
     const clientAddress = clientAddressOf(request, env);
     const { pathname } = new URL(request.url);
-    if (pathname === "/graphql") return yoga.fetch(request, { clientAddress });
+    if (pathname === "/graphql") {
+      const limited = await limitGraphqlBody(request, { maxJsonBytes: config.maxJsonBodyBytes, maxUploadBytes: config.maxUploadBytes });
+      return limited instanceof Response ? limited : yoga.fetch(limited, { clientAddress });
+    }
     if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress });
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html" || pathname === "/magic-login/")
       return web.fetch(request, { clientAddress });
