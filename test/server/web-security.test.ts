@@ -102,7 +102,14 @@ describe("origins and CORS (in-process gateway)", () => {
   });
 
   it("sends the browser back only to a path of this site after signing in", async () => {
-    for (const next of ["/\t/evil.example:80/x", "/\n/x", "//evil.example", "/\\evil.example", "https://evil.example/", "/%0d%0aSet-Cookie:x"]) {
+    for (const next of [
+      "/\t/evil.example:80/x",
+      "/\n/x",
+      "//evil.example",
+      "/\\evil.example",
+      "https://evil.example/",
+      "/%0d%0aSet-Cookie:x",
+    ]) {
       const answer = await t.request("/login", {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded" },
