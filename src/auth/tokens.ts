@@ -1,7 +1,8 @@
 // Issues and verifies the service's JWTs (HS256). Each carries the original login time.
 import { randomUUID } from "node:crypto";
-import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, type JWTHeaderParameters, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { AppError } from "../errors/app-error.ts";
+import type { JwtKeys } from "./jwt-keys.ts";
 
 const ISSUER = "graphviz-gateway";
 
@@ -22,7 +23,16 @@ export type TokenClaims = {
   grant?: { datasetId: string; sessionId: string } | undefined;
 };
 
-export type TokenIssuerOptions = { secret: Uint8Array; ttlSeconds: number; refreshWindowSeconds: number };
+/** `keys`: the rotating signing keys (jwt-keys.ts); a bare secret signs and verifies alone (no key id). */
+export type TokenIssuerOptions = { keys: JwtKeys | Uint8Array; ttlSeconds: number; refreshWindowSeconds: number };
+
+/** A single secret as a keyring that never rotates. */
+function fixedKeys(secret: Uint8Array): Pick<JwtKeys, "signing" | "verifying"> {
+  return {
+    signing: async () => ({ kid: undefined, secret }),
+    verifying: async (kid) => (kid === undefined ? secret : undefined),
+  };
+}
 
 export type IssueInput = Pick<TokenClaims, "userId" | "username" | "loginAt" | "keyId" | "org">;
 
@@ -37,22 +47,30 @@ function grantOf(value: unknown): TokenClaims["grant"] {
 export type TokenIssuer = ReturnType<typeof createTokenIssuer>;
 
 export function createTokenIssuer(options: TokenIssuerOptions) {
-  const { secret, ttlSeconds, refreshWindowSeconds } = options;
+  const { ttlSeconds, refreshWindowSeconds } = options;
+  const keys = options.keys instanceof Uint8Array ? fixedKeys(options.keys) : options.keys;
+
+  /** The header and secret of a new token: the current key's id in `kid`, when it has one. */
+  async function signingKey(): Promise<{ header: JWTHeaderParameters; secret: Uint8Array }> {
+    const { kid, secret } = await keys.signing();
+    return { header: kid === undefined ? { alg: "HS256", typ: "JWT" } : { alg: "HS256", typ: "JWT", kid }, secret };
+  }
 
   async function issue(input: IssueInput): Promise<{ token: string; claims: TokenClaims }> {
+    const signer = await signingKey();
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = issuedAt + ttlSeconds;
     const payload: Record<string, unknown> = { username: input.username, auth_time: input.loginAt };
     if (input.keyId !== undefined) payload.kid = input.keyId;
     if (input.org !== undefined) payload.org = input.org;
     const token = await new SignJWT(payload)
-      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setProtectedHeader(signer.header)
       .setIssuer(ISSUER)
       .setSubject(String(input.userId))
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())
-      .sign(secret);
+      .sign(signer.secret);
     return { token, claims: { ...input, issuedAt, expiresAt } };
   }
 
@@ -67,6 +85,7 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
     sessionId: string;
     expiresAt: Date;
   }): Promise<{ token: string; claims: TokenClaims }> {
+    const signer = await signingKey();
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = Math.floor(input.expiresAt.getTime() / 1000);
     const token = await new SignJWT({
@@ -74,13 +93,13 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
       auth_time: issuedAt,
       grant: { dataset: input.datasetId, session: input.sessionId },
     })
-      .setProtectedHeader({ alg: "HS256", typ: "JWT" })
+      .setProtectedHeader(signer.header)
       .setIssuer(ISSUER)
       .setSubject(String(input.userId))
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .setJti(randomUUID())
-      .sign(secret);
+      .sign(signer.secret);
     const grant = { datasetId: input.datasetId, sessionId: input.sessionId };
     const claims = {
       userId: input.userId,
@@ -98,6 +117,10 @@ export function createTokenIssuer(options: TokenIssuerOptions) {
   /** Verifies signature, issuer and expiry. Throws UNAUTHENTICATED (or TOKEN_EXPIRED) with a reason. */
   async function verify(token: string): Promise<TokenClaims> {
     try {
+      const { kid } = decodeProtectedHeader(token);
+      // An unknown key id, or one replaced longer ago than the grace period: as a bad signature.
+      const secret = typeof kid === "string" || kid === undefined ? await keys.verifying(kid) : undefined;
+      if (secret === undefined) throw new AppError("UNAUTHENTICATED", "Token is invalid.");
       const { payload } = await jwtVerify(token, secret, { issuer: ISSUER, algorithms: ["HS256"] });
       const userId = Number(payload.sub);
       if (!Number.isInteger(userId) || typeof payload.auth_time !== "number" || typeof payload.exp !== "number") {

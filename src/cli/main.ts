@@ -19,6 +19,8 @@ const USAGE = `usage:
   npm run cli -- key create --username U [--name N]     (last line printed: KEY_ID:KEY_SECRET)
   npm run cli -- key list --username U
   npm run cli -- key revoke --id KEY_ID
+  npm run cli -- jwt rotate     (a new JWT signing key; tokens of the old one work for JWT_KEY_GRACE_SECONDS)
+  npm run cli -- jwt keys       (the signing keys: id, created, replaced, verifies until)
 ${ORG_USAGE}
 ${SSO_USAGE}`;
 
@@ -122,6 +124,18 @@ async function run(services: Services, noun: string, verb: string, flags: Flags)
       if (!flags.id) throw new AppError("INVALID_INPUT", "--id is required");
       const key = await services.keys.revoke(flags.id, undefined);
       console.log(`revoked personal key ${key.id}`);
+      return;
+    }
+    case "jwt rotate": {
+      const kid = await services.jwtKeys.rotate();
+      console.log(`new JWT signing key ${kid}; tokens signed before verify for ${services.config.jwtKeyGraceSeconds} s more`);
+      return;
+    }
+    case "jwt keys": {
+      for (const k of await services.jwtKeys.list()) {
+        const state = k.retiredAt ? `replaced ${k.retiredAt.toISOString()}, verifies until ${k.verifiesUntil?.toISOString()}` : "signing";
+        console.log([k.kid, k.createdAt.toISOString(), state].join("\t"));
+      }
       return;
     }
     default:

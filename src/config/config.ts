@@ -14,6 +14,12 @@ export type Config = Readonly<{
   databaseProvider: "sqlite" | "postgres";
   redisUrl: string | undefined;
   jwtSecret: string | undefined;
+  /** JWT_KEY_GRACE_SECONDS: a signing key replaced by a rotation still verifies this long. */
+  jwtKeyGraceSeconds: number;
+  /** JWT_KEY_ROTATE_DAYS: at start, rotate when the signing key is older than this (0: only `npm run cli -- jwt rotate`). */
+  jwtKeyRotateDays: number;
+  /** METRICS_TOKEN: the bearer token GET /metrics asks for; unset, /metrics is off. */
+  metricsToken: string | undefined;
   tokenTtlSeconds: number;
   refreshWindowSeconds: number;
   /** How long an authenticated principal (user + key state) may be served from cache. */
@@ -167,6 +173,13 @@ function corsOrigins(env: Env): readonly string[] {
   );
 }
 
+/** METRICS_TOKEN: at least 16 characters (a scraper's bearer token). */
+function metricsToken(env: Env): string | undefined {
+  const value = nonEmpty(env, "METRICS_TOKEN");
+  if (value !== undefined && value.length < 16) throw new ConfigError("METRICS_TOKEN must be at least 16 characters");
+  return value;
+}
+
 /** FRAME_ANCESTORS: CSP sources (`'self'`, `'none'`, origins) separated by spaces; `'self'` by default. */
 function frameAncestors(env: Env): string {
   const value = (env.FRAME_ANCESTORS ?? "'self'").trim() || "'self'";
@@ -196,6 +209,9 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     ...databaseFrom(env, dataDir),
     redisUrl: nonEmpty(env, "REDIS_URL"),
     jwtSecret: nonEmpty(env, "JWT_SECRET"),
+    jwtKeyGraceSeconds: int(env, "JWT_KEY_GRACE_SECONDS", 86_400),
+    jwtKeyRotateDays: int(env, "JWT_KEY_ROTATE_DAYS", 0),
+    metricsToken: metricsToken(env),
     tokenTtlSeconds: int(env, "TOKEN_TTL_SECONDS", 3600, 1),
     refreshWindowSeconds: int(env, "TOKEN_REFRESH_WINDOW_SECONDS", 86_400, 1),
     authCacheSeconds: int(env, "AUTH_CACHE_SECONDS", 1),

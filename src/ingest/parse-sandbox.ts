@@ -15,7 +15,12 @@ type Job = {
   reject(error: Error): void;
 };
 
-export type ParseSandbox = { parse(request: ParseRequest, timings?: ParseTimings): Promise<TableSchema[]>; close(): Promise<void> };
+export type ParseSandbox = {
+  parse(request: ParseRequest, timings?: ParseTimings): Promise<TableSchema[]>;
+  /** Uploads waiting for a parser process (for /metrics). */
+  waiting?(): number;
+  close(): Promise<void>;
+};
 
 export type ParseSandboxOptions = {
   onStderr?: (text: string) => void;
@@ -76,6 +81,7 @@ export function createParseSandbox(options: ParseSandboxOptions = {}): ParseSand
 
   if (options.eager ?? true) processes[0]?.start();
   return {
+    waiting: () => turns.waiting,
     parse(request, timings = {}) {
       if (closed) return Promise.reject(new Error("the parser is closed"));
       return new Promise<TableSchema[]>((resolve, reject) => {

@@ -2,6 +2,7 @@
 import { sessionTokenFrom } from "../auth/browser-sessions.ts";
 import { scopedViewer, type Viewer } from "../auth/viewer.ts";
 import { AppError } from "../errors/app-error.ts";
+import { noteRequestUser } from "./request-scope.ts";
 import type { Services } from "./services.ts";
 
 export type GatewayContext = {
@@ -53,7 +54,12 @@ export function createContext(services: Services, input: ContextInput): GatewayC
   let viewer: Promise<Viewer | null> | undefined;
   const authenticate = () =>
     // An explicit credential wins; without one, a signed-in browser's cookie.
-    authorization ? services.authenticator.authenticate(authorization) : services.authenticator.authenticateCookie(sessionToken);
+    (authorization ? services.authenticator.authenticate(authorization) : services.authenticator.authenticateCookie(sessionToken)).then(
+      (found) => {
+        noteRequestUser(found?.userId); // for the access log line
+        return found;
+      },
+    );
   const scope = input.scope;
   const getViewer = () => {
     if (viewer === undefined && scope !== undefined) {

@@ -17,7 +17,10 @@ import { GRAPHIQL_ASSETS, graphiqlAssetsDir, renderLocalGraphiQL } from "./graph
 import { limitGraphqlBody } from "./graphql-body-limit.ts";
 import { useDocumentLimits, useSuggestionsForSignedIn, useVariableDepthLimit } from "./graphql-limits.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createMetrics } from "./metrics.ts";
+import { withObservability } from "./observability.ts";
 import { createRateLimits, useRateLimits } from "./rate-limits.ts";
+import { createRoutePattern } from "./route-pattern.ts";
 import { createServices, WEB_ROOT } from "./services.ts";
 import { createMountedHandler, createStaticHandler } from "./static.ts";
 import { createTableRoutes } from "./table-routes.ts";
@@ -38,7 +41,9 @@ export type Gateway = Awaited<ReturnType<typeof createGateway>>;
 
 export async function createGateway(config: Config, options: { logger?: Logger } = {}) {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const services = await createServices(config, logger);
+  const metrics = createMetrics();
+  const services = await createServices(config, logger, { onUpload: metrics.onUpload });
+  metrics.watchQueues(services.queues);
 
   const yoga = createYoga<ContextInput>({
     schema,
@@ -53,6 +58,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     // A single-use link's browser session runs only its dataset page's operations. The limits hold for the facades'
     // operations too: they run through this same envelop.
     plugins: [
+      metrics.graphqlPlugin,
       useSingleUseScope(),
       useDocumentLimits(config.graphqlLimits),
       useVariableDepthLimit(config.graphqlLimits.variableDepth),
@@ -143,12 +149,14 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     publicUrl: config.publicUrl,
     frameAncestors: config.frameAncestors,
   });
-  const fetch = (request: Request, env: ServerEnv = { clientAddress: "unknown" }): Promise<Response> => secured(request, env);
+  // Request ids, access log lines, request metrics and /metrics (METRICS_TOKEN) around everything.
+  const observed = withObservability(secured, { logger, metrics, routePattern: createRoutePattern(), metricsToken: config.metricsToken });
+  const fetch = (request: Request, env: ServerEnv = { clientAddress: "unknown" }): Promise<Response> => observed(request, env);
 
   async function close(): Promise<void> {
     await (await mcpFacade)?.close();
     await services.close();
   }
 
-  return { fetch, execute, yoga, services, logger, close };
+  return { fetch, execute, yoga, services, logger, metrics, close };
 }

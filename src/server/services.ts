@@ -7,6 +7,7 @@ import { createAuthService } from "../auth/auth-service.ts";
 import { createAuthenticator } from "../auth/authenticator.ts";
 import { createBrowserSessions } from "../auth/browser-sessions.ts";
 import { createForcedLogout } from "../auth/forced-logout.ts";
+import { createJwtKeys } from "../auth/jwt-keys.ts";
 import { loadJwtSecret } from "../auth/jwt-secret.ts";
 import { createLoginThrottle } from "../auth/login-throttle.ts";
 import { createRevocationMarks } from "../auth/revocation-marks.ts";
@@ -42,7 +43,14 @@ export const WEB_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
 /** `parser: "lazy"` starts the parser process at the first upload (the command line parses none); the server starts it at once. */
-export async function createServices(config: Config, logger: Logger, options: { parser?: "eager" | "lazy" } = {}) {
+/** Told of each finished upload: its kind and stage timings (`bytes`, `parseMs`...), for /metrics. */
+export type UploadObserver = (kind: "file" | "dataset", timings: Record<string, number | string>) => void;
+
+export async function createServices(
+  config: Config,
+  logger: Logger,
+  options: { parser?: "eager" | "lazy"; onUpload?: UploadObserver } = {},
+) {
   await migrate(config, logger);
   // before any thread starts: the GFQL and compute threads resolve the backend from their copy of the environment
   useComputeSettings(config);
@@ -50,8 +58,13 @@ export async function createServices(config: Config, logger: Logger, options: { 
   const redis = config.redisUrl ? createRedisClients(config.redisUrl, logger) : undefined;
   const pubsub = createGatewayPubSub(redis);
   const jwtSecret = await loadJwtSecret(config);
+  const jwtKeys = createJwtKeys({ dataDir: config.dataDir, legacySecret: jwtSecret, graceSeconds: config.jwtKeyGraceSeconds });
+  if (config.jwtKeyRotateDays > 0 && options.parser !== "lazy") {
+    const kid = await jwtKeys.rotateIfOlderThan(config.jwtKeyRotateDays);
+    if (kid !== undefined) logger.info("jwt signing key rotated", { kid });
+  }
   const tokens = createTokenIssuer({
-    secret: jwtSecret,
+    keys: jwtKeys,
     ttlSeconds: config.tokenTtlSeconds,
     refreshWindowSeconds: config.refreshWindowSeconds,
   });
@@ -101,7 +114,10 @@ export async function createServices(config: Config, logger: Logger, options: { 
     decompress,
     csvChunkBytes: config.csvChunkBytes,
     parse: parser.parse,
-    onTimings: (timings) => logger.debug("upload", timings),
+    onTimings: (timings) => {
+      logger.debug("upload", timings);
+      options.onUpload?.("file", timings);
+    },
   });
   const datasetRows = createDatasetRows(db);
   const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows });
@@ -124,7 +140,10 @@ export async function createServices(config: Config, logger: Logger, options: { 
     decompress,
     csvChunkBytes: config.csvChunkBytes,
     parse: parser.parse,
-    onTimings: (timings) => logger.debug("dataset upload", timings),
+    onTimings: (timings) => {
+      logger.debug("dataset upload", timings);
+      options.onUpload?.("dataset", timings);
+    },
     defaultSharingMode: config.defaultSharingMode,
     datasetRows,
   });
@@ -195,6 +214,7 @@ export async function createServices(config: Config, logger: Logger, options: { 
     redis,
     pubsub,
     tokens,
+    jwtKeys,
     authenticator,
     auth,
     users,
@@ -215,6 +235,15 @@ export async function createServices(config: Config, logger: Logger, options: { 
     mcpSessions,
     workers,
     health,
+    /** Work waiting now (for /metrics): uploads waiting for a parser process, GFQL queries waiting or running. */
+    queues: {
+      parse: () => parser.waiting?.() ?? 0,
+      gfql: () => queryPool.stats(),
+      computeJobs: async () => {
+        const [queued, running] = await Promise.all(["QUEUED", "RUNNING"].map((status) => db.computeJob.count({ where: { status } })));
+        return { queued: queued ?? 0, running: running ?? 0 };
+      },
+    },
     close,
   };
 }

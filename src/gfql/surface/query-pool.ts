@@ -126,6 +126,10 @@ export function createQueryPool(options: { size: number; timeoutMs: number; cach
   }
 
   return {
+    /** Queries waiting for a worker, and queries handed to one (running or queued inside it): for /metrics. */
+    stats(): { waiting: number; running: number } {
+      return { waiting: queue.length, running: slots.reduce((sum, slot) => sum + slot.inFlight.length, 0) };
+    },
     run(job: QueryJob): Promise<QueryAnswer> {
       if (closed) return Promise.reject(new AppError("UNAVAILABLE", "the query pool is closed"));
       return new Promise((resolve, reject) => {
