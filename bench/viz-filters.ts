@@ -3,7 +3,7 @@
 // datetime column: a timebar step (its click handler, where the hidden rows and paint layer are worked out, and from
 // the click to the next animation frame), opening the filter table (its columns read and the passing rows listed),
 // sorting it by the time column, and the toolbar's CSV of the filtered graph (click to download). Medians and slowest
-// of 5 (the table's first opening: once).
+// of 5 (the table's first opening: once), each from a page at rest (no canvas frame for a second).
 // Run: node bench/viz-filters.ts [edges,...] [--renderer=swiftshader|llvmpipe]
 
 import { rm } from "node:fs/promises";
@@ -65,6 +65,22 @@ async function answerBoth(page: Page, selector: string, done: string): Promise<{
 
 const answer = async (page: Page, selector: string, done: string) => (await answerBoth(page, selector, done)).frame;
 
+/**
+ * Waits until the canvas has drawn no frame for a second (at most a minute): a software-WebGL frame of a big graph
+ * takes seconds and holds the page meanwhile, so each action is measured from a page at rest.
+ */
+async function settle(page: Page): Promise<void> {
+  const renders = () => page.evaluate(() => document.documentElement.dataset.graphRenders ?? "");
+  const until = Date.now() + 60_000;
+  let last = await renders();
+  while (Date.now() < until) {
+    await page.waitForTimeout(1000);
+    const now = await renders();
+    if (now === last) return;
+    last = now;
+  }
+}
+
 const dist = await buildPage();
 const browser = await launchChromium(renderer);
 const rows: string[][] = [];
@@ -80,6 +96,7 @@ try {
       const steps: number[] = [];
       const scripts: number[] = [];
       for (let k = 0; k < REPEATS; k++) {
+        await settle(page);
         const before = await page.evaluate(() => document.getElementById("timebar")?.dataset.min ?? "");
         const step = await answerBoth(
           page,
@@ -89,10 +106,12 @@ try {
         steps.push(step.frame);
         scripts.push(step.script);
       }
+      await settle(page);
       const open = await answer(page, "#filter-table-toggle", `document.getElementById("filter-table").dataset.rows !== undefined`);
       const sorts: number[] = [];
       for (let k = 0; k < REPEATS; k++) {
         const want = k % 2 === 0 ? "ascending" : "descending";
+        await settle(page);
         sorts.push(
           await answer(
             page,
@@ -104,6 +123,7 @@ try {
       await page.locator("#filter-table .filter-table-head button", { hasText: "Close" }).click();
       const exports: number[] = [];
       for (let k = 0; k < REPEATS; k++) {
+        await settle(page);
         const t0 = performance.now();
         await Promise.all([page.waitForEvent("download", { timeout: 300_000 }), page.locator("#export-csv").click()]);
         exports.push(performance.now() - t0);
