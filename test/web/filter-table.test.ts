@@ -207,10 +207,11 @@ describe.skipIf(!available)(title, () => {
         .toBe(`Saved graph.csv: the filtered graph, ${passingNodes.length} nodes and ${passingEdges.length} edges.`);
     }, 60_000);
 
-    it("the selection table downloads its rows as listed", async () => {
-      await page.locator("#search").fill("Zeta Prime");
-      await page.locator("#search-results [role=option]").first().click();
+    it("clicking a node's row selects it; the selection table downloads its rows as listed", async () => {
+      await page.locator("#filter-table-toggle").click();
+      await page.locator("#filter-table tbody tr", { hasText: "Zeta Prime" }).click();
       await expect.poll(() => page.locator("#inspector-title").textContent(), soon).toBe("Zeta Prime");
+      await page.locator("#filter-table .filter-table-head button", { hasText: "Close" }).click();
       await page.locator("#selection-table-toggle").click();
       await expect.poll(() => page.locator("#selection-table tbody tr").count(), soon).toBeGreaterThan(1);
       await page.locator('#selection-table th button[data-column="score"]').click();
