@@ -61,8 +61,47 @@ function groupPairs(start: Int32Array, src: Int32Array, dst: Int32Array, n: numb
   return { incStart, incPair };
 }
 
-export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
+/** Scores the pairs pairs[gb .. ge) of node b whose big end is b, against b's marked neighbours (and their weights). */
+function scorePairs(
+  args: EdgeSimilarityArgs,
+  b: number,
+  pairs: Int32Array,
+  gb: number,
+  ge: number,
+  marked: Uint8Array,
+  mark: Float64Array,
+  out: Float64Array,
+): void {
   const { start, nbr, wt, total, src, dst, metric } = args;
+  const weighted = wt.length > 0;
+  for (let g = gb; g < ge; g++) {
+    const e = pairs[g] as number;
+    const u = src[e] as number;
+    const v = dst[e] as number;
+    // A pair listed at both ends is scored at its big end only (a pair (b, b) twice, to the same value).
+    if (bigEnd(start, u, v) !== b) continue;
+    const o = u === b ? v : u;
+    let shared = 0;
+    const oEnd = start[o + 1] as number;
+    for (let j = start[o] as number; j < oEnd; j++) {
+      const x = nbr[j] as number;
+      if (marked[x] === 0) continue;
+      if (weighted) {
+        const a = wt[j] as number;
+        const c = mark[x] as number;
+        shared += a < c ? a : c;
+      } else shared++;
+    }
+    const tu = total[b] as number;
+    const tv = total[o] as number;
+    if (metric === 0) out[e] = shared / (tu + tv - shared);
+    else if (metric === 1) out[e] = shared / (tu < tv ? tu : tv);
+    else out[e] = (2 * shared) / (tu + tv);
+  }
+}
+
+export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
+  const { start, nbr, wt, total, src, dst } = args;
   const weighted = wt.length > 0;
   const n = total.length;
   const out = new Float64Array(src.length);
@@ -73,33 +112,6 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
   // Marks of the current end: a byte per node (set, then cleared after the end's pairs), its weights beside.
   const marked = new Uint8Array(n);
   const mark = weighted ? new Float64Array(n) : new Float64Array(0);
-  // Scores the pairs pairs[gb .. ge) of node b whose big end is b, against b's marked neighbours.
-  const score = (b: number, pairs: Int32Array, gb: number, ge: number) => {
-    for (let g = gb; g < ge; g++) {
-      const e = pairs[g] as number;
-      const u = src[e] as number;
-      const v = dst[e] as number;
-      // A pair listed at both ends is scored at its big end only (a pair (b, b) twice, to the same value).
-      if (bigEnd(start, u, v) !== b) continue;
-      const o = u === b ? v : u;
-      let shared = 0;
-      const oEnd = start[o + 1] as number;
-      for (let j = start[o] as number; j < oEnd; j++) {
-        const x = nbr[j] as number;
-        if (marked[x] === 0) continue;
-        if (weighted) {
-          const a = wt[j] as number;
-          const c = mark[x] as number;
-          shared += a < c ? a : c;
-        } else shared++;
-      }
-      const tu = total[b] as number;
-      const tv = total[o] as number;
-      if (metric === 0) out[e] = shared / (tu + tv - shared);
-      else if (metric === 1) out[e] = shared / (tu < tv ? tu : tv);
-      else out[e] = (2 * shared) / (tu + tv);
-    }
-  };
   for (let b = 0; b < n; b++) {
     const gb = incStart[b] as number;
     const ge = incStart[b + 1] as number;
@@ -112,8 +124,8 @@ export function edgeSimilarity(args: EdgeSimilarityArgs): Float64Array {
       marked[x] = 1;
       if (weighted) mark[x] = wt[j] as number;
     }
-    score(b, incPair, gb, ge);
-    if (incPair2) score(b, incPair2, gb2, ge2);
+    scorePairs(args, b, incPair, gb, ge, marked, mark, out);
+    if (incPair2) scorePairs(args, b, incPair2, gb2, ge2, marked, mark, out);
     for (let j = start[b] as number; j < bEnd; j++) marked[nbr[j] as number] = 0;
   }
   return out;
