@@ -3,6 +3,7 @@
 // pointer moves alone draw nothing, and nor does a panel that changes nothing on the canvas.
 import { rm } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
+import { PNG } from "pngjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, chromiumAvailable, launchChromium } from "./harness/browser.ts";
 import { smallGraphFixture, withLayout } from "./harness/graph-fixture.ts";
@@ -144,6 +145,32 @@ describe.skipIf(!available)(title, () => {
     await page.locator("#filters-toggle").click();
   });
 
+  it("a layout frame written straight into cosmos.gl's position textures moves the drawn nodes", async () => {
+    // A page whose positions come from the (stand-in) server layout: every node on one line, then drawn there.
+    const streaming = await startPageServer(dist, smallGraphFixture(), { frameMs: 0 });
+    const other = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    try {
+      await other.goto(streaming.pageUrl);
+      await other.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+      await other.selectOption("#label-column", { label: "Labels: off" });
+      await other.waitForTimeout(800);
+      const n = streaming.fixture.nodes.numRows;
+      const spread = await inBusiestBand(other);
+      const line = new Float32Array(n * 2);
+      for (let i = 0; i < n; i++) line[i * 2] = i;
+      const frames = Number(await other.locator("html").getAttribute("data-layout-frames"));
+      streaming.layoutJob.sendFrame(line, "running", 5);
+      await expect.poll(async () => Number(await other.locator("html").getAttribute("data-layout-frames")), soon).toBe(frames + 1);
+      await other.waitForTimeout(800);
+      // Before, the nodes were spread out; now nearly every drawn pixel lies in one horizontal band.
+      expect(spread).toBeLessThan(0.6);
+      expect(await inBusiestBand(other)).toBeGreaterThan(0.9);
+    } finally {
+      await other.close();
+      await streaming.close();
+    }
+  }, 90_000);
+
   it("clicking a node, focusing one found by search and clicking a link: no WebGL readback", async () => {
     const before = await readbacks();
     const [first] = await labelled();
@@ -197,3 +224,25 @@ describe.skipIf(!available)(title, () => {
     expect(await readbacks()).toBe(0);
   });
 });
+
+/** The share of the drawn pixels in the middle of the page that lie within 12 rows of the busiest row. */
+async function inBusiestBand(page: Page): Promise<number> {
+  const png = PNG.sync.read(await page.screenshot({ timeout: 60_000 }));
+  const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+  const area = { x: 250, y: 100, width: 500, height: 480 };
+  const rows = new Array<number>(area.height).fill(0);
+  for (let y = 0; y < area.height; y++) {
+    for (let x = area.x; x < area.x + area.width; x++) {
+      const at = ((area.y + y) * png.width + x) * 4;
+      const far = [r, g, b].some((value, c) => Math.abs((png.data[at + c] ?? 0) - (value ?? 0)) > 12);
+      if (far) rows[y] = (rows[y] ?? 0) + 1;
+    }
+  }
+  const total = rows.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return 0;
+  const busiest = rows.indexOf(Math.max(...rows));
+  let band = 0;
+  for (let y = Math.max(0, busiest - 12); y <= Math.min(area.height - 1, busiest + 12); y++) band += rows[y] ?? 0;
+  return band / total;
+}

@@ -8,6 +8,7 @@ import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
 import { type HoverPicking, takeOverHover } from "./hover-picking.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
+import { writePositions } from "./position-writer.ts";
 import { governRendering, type RenderGovernor } from "./render-governor.ts";
 import { SPACE_SIZE } from "./space-fit.ts";
 import { canvasTheme, onThemeChange } from "./theme.ts";
@@ -209,10 +210,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     },
     showPositions(positions) {
       if (!graph) return;
-      graph.setPointPositions(positions, true);
       shown = positions;
       hover?.update({ positions });
-      graph.render(undefined, 0);
+      // Straight into cosmos.gl's position textures when it can (position-writer.ts), else its own path.
+      if (writePositions(graph, positions)) governor?.wake();
+      else {
+        graph.setPointPositions(positions, true);
+        graph.render(undefined, 0);
+      }
     },
     fit(duration = 400) {
       const corners = bounds(shown);
