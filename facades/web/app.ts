@@ -57,6 +57,12 @@ export function createWebFacade(options: WebFacadeOptions): Hono<Env> {
       page.headers.set("retry-after", "5");
       return page;
     }
+    if (!signIn && codeOf(result) === "RATE_LIMITED") {
+      const page = html(loginPage(next, "limited"), 429);
+      const retry = (result.errors?.[0]?.extensions?.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+      page.headers.set("retry-after", String(retry ?? 60));
+      return page;
+    }
     if (!signIn) return c.redirect(`/login?error=1&next=${encodeURIComponent(next)}`, 303);
     c.header("set-cookie", options.cookie.set(signIn.token, new Date(signIn.expiresAt), options.cookieSecure));
     return c.redirect(next, 303);

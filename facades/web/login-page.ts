@@ -22,11 +22,12 @@ function ssoButtons(providers: readonly SsoButton[], next: string): string {
 }
 
 /** Why the form is shown again: wrong credentials, or a service that cannot sign anyone in just now. */
-export type LoginProblem = "failed" | "unavailable" | undefined;
+export type LoginProblem = "failed" | "unavailable" | "limited" | undefined;
 
 const PROBLEMS = {
   failed: "Unable to sign in with those credentials.",
   unavailable: "The service cannot sign anyone in right now (it cannot reach its database). Please try again in a moment.",
+  limited: "Too many sign-in attempts for this account or from this address. Please wait a minute and try again.",
 };
 
 export function loginPage(next: string, problem: LoginProblem, providers: readonly SsoButton[] = []): string {

@@ -137,6 +137,21 @@ const cypher = fc.oneof(
   },
 );
 
+/** Queries of the right shape with fuzzed values, so that many cases run to an answer (not only to validation). */
+const wellFormed = fc.oneof(
+  fc
+    .tuple(fc.constantFrom("x", "y", "z"), fc.constantFrom("forward", "reverse", "undirected"), fc.integer({ min: 1, max: 3 }), fc.double({ min: -1, max: 4, noNaN: true }))
+    .map(([kind, direction, hops, w]) => [
+      { type: "Node", filter_dict: {} },
+      { type: "Edge", direction, hops, edge_match: { kind } },
+      { type: "Node", filter_dict: {} },
+      ...(w > 2 ? [{ type: "Edge", direction: "forward", edge_match: { w: { type: "GT", val: w } } }] : []),
+    ]),
+  fc
+    .tuple(fc.constantFrom("-", "<-"), fc.constantFrom("->", "-"), fc.integer({ min: -1, max: 4 }), fc.constantFrom("a", "b", "a, b", "count(*) AS n"))
+    .map(([l, r, w, out]) => `MATCH (a)${l}[e]${r === "->" && l === "<-" ? "-" : r}(b) WHERE e.w > ${w} RETURN ${out}`),
+);
+
 const graphql = (query: string, variables: Record<string, unknown>) =>
   new Request("http://gateway.test/graphql", {
     method: "POST",
@@ -160,7 +175,7 @@ describe("GFQL fuzzing", () => {
       { requiredKeys: [] },
     );
     await fc.assert(
-      fc.asyncProperty(fc.oneof(gfqlJson, cypher), target, options, async (query, where, opts) => {
+      fc.asyncProperty(fc.oneof(wellFormed, gfqlJson, cypher), target, options, async (query, where, opts) => {
         const answer = await probe(world, graphql(GFQL, { ...where, ...opts, q: query }), JSON.stringify(query).slice(0, 160));
         if (answer.text.includes('"nodeCount"')) answered += 1;
       }),

@@ -86,6 +86,19 @@ describe("rate limits in one instance (memory)", () => {
     expectLimited(await login("stranger-last", shared), "address");
   });
 
+  it("the sign-in page answers 429 with its form and Retry-After", async () => {
+    // alice's login budget is spent (above).
+    const response = await t.request("/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "username=alice&password=alice-password&next=%2F",
+      address: fresh(),
+    });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await response.text()).toContain("<form");
+  });
+
   it("queries: one account's budget is shared by REST and GraphQL, over any address", async () => {
     const bob = tokens.bob as string;
     const answers = [];
