@@ -234,4 +234,19 @@ describe.skipIf(!PANDAS_PYTHON)(`large CSV read a chunk at a time, against panda
     expect(file).toEqual(pandas);
     expect(direct).toEqual(pandas);
   });
+
+  it("types columns whose first 12,000 values are missing from the values after them, as pandas does", async () => {
+    // The quick type probe looks at the first rows' values only: here it finds none, and the whole column decides.
+    const lines = ["id,late_int,late_float,late_bool,late_text"];
+    for (let i = 0; i < 30_000; i += 1) {
+      const late = i >= 12_000;
+      lines.push(`${i},${late ? i : ""},${late ? i / 4 : ""},${late ? (i % 2 === 0 ? "TRUE" : "False") : ""},${late ? `t${i}` : ""}`);
+    }
+    const request = { format: "csv" as const, bytes: `${lines.join("\n")}\n` };
+    const pandas = (await pandasReadMany([request]))[0] as Reading;
+    expect(pandas.ok && pandas.dtypes).toEqual(["int64", "float64", "float64", "object", "object"]);
+    const { file, direct } = await readAllWays(gw, token, request, pandas);
+    expect(file).toEqual(pandas);
+    expect(direct).toEqual(pandas);
+  });
 });
