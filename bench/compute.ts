@@ -185,6 +185,18 @@ async function main(): Promise<void> {
   console.log(`graphs generated in ${formatMs(performance.now() - t)} (seeded Chung-Lu, exponent 2.5, simple, ${work}):`);
   for (const g of graphs) console.log(`  ${g.label.padEnd(6)} n=${g.graph.n} m=${g.graph.m} (${g.tier.join(", ")})`);
 
+  let openclFixed: number | undefined;
+  if (hasOpenCl) {
+    // The OpenCL runtime's own resident memory (PoCL's compiler and threads here), measured apart in a process of its own.
+    const child = spawnSync(process.execPath, [path.join(HERE, "compute/opencl-fixed.ts")], { encoding: "utf8", timeout: 300_000 });
+    const line = (child.stdout ?? "").split("\n").find((l) => l.startsWith("{"));
+    const reply = line ? (JSON.parse(line) as { ok: boolean; bytes?: number; error?: string }) : undefined;
+    if (reply?.ok && reply.bytes !== undefined) openclFixed = reply.bytes;
+    console.log(
+      `OpenCL runtime's own resident memory: ${openclFixed !== undefined ? `${(openclFixed / 2 ** 20).toFixed(0)} MiB (a fixed cost per process, in every OpenCL row's mem/CSR)` : `not measured (${reply?.error ?? "no answer"})`}`,
+    );
+  }
+
   const rows: Row[] = [];
   for (const g of graphs) {
     const here = cases.filter((c) => g.tier.includes(c.tier));
@@ -299,7 +311,7 @@ async function main(): Promise<void> {
   console.log(`\nTargets (issue 14, ${os.cpus().length} cores; "ours" = the faster of our backends that ran):`);
   // Memory is judged on the largest graph, where the CSR dominates fixed costs (kernel pool threads, V8's own heap);
   // the table shows every graph's figures.
-  console.log(targets(rows, largest, ms, [largest]));
+  console.log(targets(rows, largest, ms, [largest], openclFixed));
   console.log(`\ntotal ${formatMs(performance.now() - started)}${PROFILE ? `; CPU profiles in ${profileDir}` : ""}`);
   rmSync(work, { recursive: true, force: true });
 }
