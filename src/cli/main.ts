@@ -4,6 +4,7 @@ import { type Config, loadConfig } from "../config/config.ts";
 import { AppError } from "../errors/app-error.ts";
 import { createLogger } from "../server/logger.ts";
 import { createServices, type Services } from "../server/services.ts";
+import { BACKUP_USAGE, runBackupCommand } from "./backup-commands.ts";
 import { ORG_USAGE, runOrgCommand } from "./org-commands.ts";
 import { readSecret } from "./secret-input.ts";
 import { runSsoCommand, SSO_USAGE, type SsoFlags } from "./sso-commands.ts";
@@ -21,6 +22,7 @@ const USAGE = `usage:
   npm run cli -- key revoke --id KEY_ID
   npm run cli -- jwt rotate     (a new JWT signing key; tokens of the old one work for JWT_KEY_GRACE_SECONDS)
   npm run cli -- jwt keys       (the signing keys: id, created, replaced, verifies until)
+${BACKUP_USAGE}
 ${ORG_USAGE}
 ${SSO_USAGE}`;
 
@@ -179,6 +181,8 @@ export async function main(argv: string[], config: Config = loadConfig()): Promi
     console.log(USAGE);
     return parsed.values.help ? 0 : 2;
   }
+  // Before the services start: they would create the tables a restore needs absent.
+  if (noun === "backup" || noun === "restore") return runBackupCommand(noun, verb, config);
   // The CLI's own logs stay quiet unless asked for, so its output can be parsed.
   const services = await createServices(config, createLogger(process.env.LOG_LEVEL ? config.logLevel : "warn"), { parser: "lazy" });
   try {
