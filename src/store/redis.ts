@@ -108,8 +108,8 @@ function readyWithin(client: Redis, ms: number): Promise<boolean> {
 
 /**
  * The command connection as callers see it: each Redis command (not the connection's own methods) first checks the
- * connection. While Redis is away after it was reached once, the command fails at once instead of waiting in
- * ioredis' offline queue; at start-up it waits up to FIRST_CONNECT_WAIT_MS for the first connection.
+ * connection. While Redis is away after it was reached once, the command fails at once (UNAVAILABLE) instead of
+ * waiting in ioredis' offline queue; at start-up it waits up to FIRST_CONNECT_WAIT_MS for the first connection.
  */
 function failFast(client: Redis): Redis {
   // QUIT closes the connection whatever its state; MULTI answers a pipeline at once (its EXEC is bounded by
@@ -129,8 +129,15 @@ function failFast(client: Redis): Redis {
       throw redisUnavailable(error);
     }
   };
+  // Commands the guard does not see (scripts from defineCommand, MULTI's EXEC, pipelines) must not wait either: once
+  // connected, ioredis' offline queue is off, so they fail at once while Redis is away.
+  client.once("ready", () => {
+    client.options.enableOfflineQueue = false;
+  });
   return new Proxy(client, {
     get(target, key, receiver) {
+      // A duplicate connects afresh: its commands wait for its first connection, as this one's did.
+      if (key === "duplicate") return (override?: Partial<RedisOptions>) => target.duplicate({ enableOfflineQueue: true, ...override });
       const value = Reflect.get(target, key, receiver);
       if (typeof value !== "function") return value;
       if (typeof key === "string" && commands.has(key)) {

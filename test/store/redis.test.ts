@@ -26,6 +26,7 @@ describe("Redis connections through an outage", () => {
     redis.onRecovered(() => {
       recoveries += 1;
     });
+    redis.publish.defineCommand("probeScript", { numberOfKeys: 1, lua: "return redis.call('GET', KEYS[1])" });
   });
   afterAll(async () => {
     await redis?.close();
@@ -50,6 +51,17 @@ describe("Redis connections through an outage", () => {
       details: { component: "redis", retryAfterSeconds: 2 },
     });
     await expect(redis.ping(2_000)).rejects.toThrow(/unreachable/);
+    // Scripts (rate-limiter-flexible's) and transactions do not pass the guard: they are refused at once by the
+    // connection, not left waiting in ioredis' queue until the command timeout.
+    for (const attempt of [
+      () => (redis.publish as unknown as { probeScript(key: string): Promise<unknown> }).probeScript("k"),
+      () => redis.publish.multi().get("k").exec(),
+    ]) {
+      const refused = await attempt().catch((error: unknown) => error);
+      expect(refused).toBeInstanceOf(Error);
+      // (ioredis' own refusal, not MaxRetriesPerRequestError or "Command timed out" after a wait)
+      expect((refused as Error).message).toMatch(/isn't writeable/);
+    }
     // What the GraphQL event target sends is dropped, not rejected unhandled (which would end the process).
     const { publishClient, subscribeClient } = redis.forEventTarget();
     expect(await publishClient.publish("topic", "{}")).toBe(0);
