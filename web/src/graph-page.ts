@@ -48,6 +48,9 @@ export type PageElements = {
   layout: LayoutPanelElements;
 };
 
+/** How long a selection's canvas draw waits for the inspector's answer at most (see afterInspector). */
+const INSPECTOR_WAIT_MS = 400;
+
 /** Graphs with at least this many links draw them only while no layout moves their nodes. */
 const LINKS_WHILE_MOVING = 5_000;
 
@@ -154,6 +157,8 @@ class GraphPage {
   }
   private collectionLayers: PaintLayer[] = [];
   private selection: Selection;
+  /** Counts selections, so a selection's canvas draw waiting for the inspector is dropped when another comes. */
+  private selectionTicket = 0;
   private hovered: number | undefined;
   private shownPercent = -1;
   /** Whether the graph is on the canvas (the first positions were drawn). */
@@ -424,13 +429,28 @@ class GraphPage {
     this.status.layout("saved");
   }
 
+  /**
+   * Draws a selection on the canvas once the inspector shows it, or after INSPECTOR_WAIT_MS: with software WebGL a big
+   * graph's frame holds every later change to the page for seconds, so the inspector's answer comes first. A newer
+   * selection (or none) drops the draw.
+   */
+  private afterInspector(opened: Promise<void>, draw: () => void): void {
+    const ticket = ++this.selectionTicket;
+    const wait = new Promise<void>((resolve) => window.setTimeout(resolve, INSPECTOR_WAIT_MS));
+    const go = () => {
+      if (ticket === this.selectionTicket) draw();
+    };
+    void Promise.race([opened, wait]).then(go, go);
+  }
+
   private selectNode(index: number, focus: boolean): void {
     this.selection = { kind: "node", index };
-    this.view.setFocus(index, undefined);
     this.labels.setSelected(index);
-    this.highlight(index);
-    if (focus) this.view.focusNode(index);
-    void this.inspector.open({ kind: "node", index });
+    this.afterInspector(this.inspector.open({ kind: "node", index }), () => {
+      this.view.setFocus(index, undefined);
+      this.highlight(index);
+      if (focus) this.view.focusNode(index);
+    });
     const model = this.model;
     if (model) this.neighbours.showNode(model.topology, index, (other) => nodeLabel(model, other));
     this.selectionTable.show(index, model ? neighboursOf(model.topology, index) : []);
@@ -440,14 +460,15 @@ class GraphPage {
     const rows = this.model?.topology.linkRows;
     const row = rows ? (rows[linkIndex] ?? linkIndex) : linkIndex;
     this.selection = { kind: "link", index: linkIndex };
-    this.view.setFocus(undefined, linkIndex);
     this.labels.setSelected(undefined);
     const ends = this.view.graph.getConnectedPointIndices(linkIndex);
-    this.view.setHighlight(ends, [linkIndex]);
     this.labels.setHighlighted(ends);
     const links = this.model?.topology.links;
     const end = (k: number) => (this.model && links ? nodeLabel(this.model, links[linkIndex * 2 + k] ?? 0) : "?");
-    void this.inspector.open({ kind: "edge", row, ends: [end(0), end(1)] });
+    this.afterInspector(this.inspector.open({ kind: "edge", row, ends: [end(0), end(1)] }), () => {
+      this.view.setFocus(undefined, linkIndex);
+      this.view.setHighlight(ends, [linkIndex]);
+    });
     const model = this.model;
     if (model && links)
       this.neighbours.showEdge(links[linkIndex * 2] ?? 0, links[linkIndex * 2 + 1] ?? 0, (other) => nodeLabel(model, other));
@@ -455,6 +476,7 @@ class GraphPage {
 
   private clearSelection(): void {
     this.selection = undefined;
+    this.selectionTicket++;
     this.selectionTable.show(undefined, []);
     this.view.setFocus(undefined, undefined);
     this.labels.setSelected(undefined);
