@@ -125,15 +125,17 @@ export function undirected(csr: Csr): Undirected {
     for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) nbr[k] = csr.outDst[j] as number;
     for (let j = csr.inStart[r] as number; j < (csr.inStart[r + 1] as number); j++, k++) nbr[k] = csr.inSrc[j] as number;
   }
-  let edge: Int32Array | undefined;
-  const value: Undirected = {
-    start,
-    nbr,
-    get edge(): Int32Array {
-      edge ??= undirectedEdges(csr, start);
+  const value = { start, nbr } as Undirected;
+  // On first read the accessor replaces itself by a plain data property (loops reading view.edge[j] then pay nothing).
+  Object.defineProperty(value, "edge", {
+    configurable: true,
+    enumerable: true,
+    get(): Int32Array {
+      const edge = undirectedEdges(csr, start);
+      Object.defineProperty(value, "edge", { value: edge, enumerable: true, writable: false, configurable: false });
       return edge;
     },
-  };
+  });
   undirectedCache.set(csr, value);
   return value;
 }

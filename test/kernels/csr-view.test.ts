@@ -30,5 +30,7 @@ describe("undirected view", () => {
     const edge = view.edge;
     expect(edge.length).toBe(2 * other.m);
     expect(view.edge).toBe(edge);
+    // Once built, a plain data property: loops reading view.edge[j] call no accessor.
+    expect(Object.getOwnPropertyDescriptor(view, "edge")?.value).toBe(edge);
   });
 });
