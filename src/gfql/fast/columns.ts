@@ -1,17 +1,15 @@
 // A stored table's columns as JavaScript arrays, read once per table and kept with it, for the fast path's
 // predicates: each nodejs-polars wrapper (an Expr, a Series) costs a few tenths of a millisecond, more than testing
-// the few thousand rows a small query touches.
+// the few thousand rows a small query touches. Text columns are not copied: a JavaScript string per row costs more
+// time (the first query over a column paid for the copy) and memory than polars takes to test the whole column.
 
 import pl from "nodejs-polars";
 
-/** Numbers (every value exactly representable), booleans as 0/1, or strings; `nulls[i]` is 1 where row i is null. */
+/** Numbers (every value exactly representable) or booleans as 0/1; `nulls[i]` is 1 where row i is null. */
 export type ColumnData =
   | { kind: "number"; values: Float64Array; nulls: Uint8Array | null; unsigned: boolean }
-  | { kind: "bool"; values: Uint8Array; nulls: Uint8Array | null }
-  | { kind: "string"; values: Array<string | null> };
+  | { kind: "bool"; values: Uint8Array; nulls: Uint8Array | null };
 
-/** Past this many rows a string column stays in polars (a JavaScript string per row costs too much memory). */
-const MAX_STRING_ROWS = 2_000_000;
 const SAFE = 2 ** 53;
 
 const tables = new WeakMap<object, Map<string, ColumnData | null>>();
@@ -39,9 +37,6 @@ function read(frame: pl.DataFrame, column: string): ColumnData | null {
   if (variant === "Bool") {
     return { kind: "bool", values: series.cast(pl.UInt8).fillNull("zero").toTypedArray() as Uint8Array, nulls: nullMask(series) };
   }
-  if ((variant === "String" || variant === "Utf8") && frame.height <= MAX_STRING_ROWS) {
-    return { kind: "string", values: series.toArray() as Array<string | null> };
-  }
   return null;
 }
 
@@ -68,14 +63,13 @@ function permute(data: ColumnData, order: Int32Array): ColumnData {
     for (let j = 0; j < order.length; j++) to[j] = from[order[j] as number] as number;
     return to;
   };
-  const nulls = data.kind === "string" ? null : data.nulls && pick(data.nulls, new Uint8Array(order.length));
+  const nulls = data.nulls && pick(data.nulls, new Uint8Array(order.length));
   if (data.kind === "number") return { ...data, values: pick(data.values, new Float64Array(order.length)), nulls };
-  if (data.kind === "bool") return { ...data, values: pick(data.values, new Uint8Array(order.length)), nulls };
-  return { kind: "string", values: Array.from(order, (r) => data.values[r] ?? null) };
+  return { ...data, values: pick(data.values, new Uint8Array(order.length)), nulls };
 }
 
 /**
- * The column's values for JavaScript predicates, or null when only polars may test it (its dtype, NaN, size).
+ * The column's values for JavaScript predicates, or null when only polars may test it (its dtype, NaN).
  * With `order`, value j is the value of row order[j]: a hop then reads the edges of a node in sequence rather
  * than all over the table.
  */

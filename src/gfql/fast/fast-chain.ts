@@ -1,6 +1,8 @@
 // A chain of Node and Edge steps over an indexed graph, with the polars path's semantics (chain.ts, hop.ts) step
 // for step: the forward pass hop by hop from the wavefront, the backward pass that keeps only edges on walks that
-// end well, and the union of what each step keeps. Sets are row masks; a hop reads only the frontier's edges.
+// end well, and the union of what each step keeps. Sets are row masks; a hop from a few nodes reads only the
+// frontier's edges through the adjacency index, a hop from many scans every edge once against a bitmap of the
+// frontier (reading a large share of the table edge by edge through the index costs more than one pass over it).
 
 import type { EdgeOp, NodeOp, TraversalOp } from "../ast.ts";
 import { normalize, type Step } from "../chain.ts";
@@ -14,17 +16,19 @@ import { candidateRows } from "./sorted-ranges.ts";
 export type Sub = { nodes: RowSet; edges: RowSet | null };
 
 /**
- * Edges a query may read through the index before it is handed to polars instead: one that reads a large share
- * of the table (a hop from a fifth of the nodes, say) runs faster as polars' joins over whole columns than as
- * row-by-row lookups.
+ * An Edge step's filters: the edge filter per adjacency order (it tests positions of outEdges / inEdges) and in
+ * row order (for a hop that scans every edge).
  */
-export type Budget = { left: number };
+type EdgeTests = {
+  edgeOut: RowFilter | null;
+  edgeIn: RowFilter | null;
+  edgeRows: RowFilter | null;
+  a: RowFilter | null;
+  b: RowFilter | null;
+};
 
-/** Thrown when a query spends its budget; the caller runs it on the polars path. */
-export class DenseQuery extends Error {}
-
-/** An Edge step's filters; the edge filter per adjacency order (it tests positions of outEdges / inEdges). */
-type EdgeTests = { edgeOut: RowFilter | null; edgeIn: RowFilter | null; a: RowFilter | null; b: RowFilter | null };
+/** A hop that would read more than this share of the edges through the index scans them all instead. */
+const DENSE_SHARE = 1 / 8;
 
 /** Each step's compiled filters, in step order (so the first bad filter is the error, as on the polars path). */
 function compile(ix: GraphIndex, steps: Step[]): Array<RowFilter | null | EdgeTests> {
@@ -34,11 +38,14 @@ function compile(ix: GraphIndex, steps: Step[]): Array<RowFilter | null | EdgeTe
     // the edge filter in the adjacency orders the step reads (both for an undirected step)
     const out = e.direction !== "reverse";
     const into = e.direction !== "forward";
-    const orders = [...(out ? [ix.outEdges] : []), ...(into ? [ix.inEdges] : [])];
-    const [first, second] = rowFilters(ix.edges, e.edgeMatch, `${path}.edge_match`, orders);
+    // and in row order, last (an entry polars evaluates is evaluated once for all three)
+    const orders = [...(out ? [ix.outEdges] : []), ...(into ? [ix.inEdges] : []), undefined];
+    const filters = rowFilters(ix.edges, e.edgeMatch, `${path}.edge_match`, orders);
+    const [first, second] = filters;
     return {
       edgeOut: out ? (first ?? null) : null,
       edgeIn: into ? ((out ? second : first) ?? null) : null,
+      edgeRows: filters.at(-1) ?? null,
       a: rowFilter(ix.nodes, e.sourceNodeMatch, `${path}.source_node_match`),
       b: rowFilter(ix.nodes, e.destinationNodeMatch, `${path}.destination_node_match`),
     };
@@ -70,11 +77,11 @@ function keep(ix: GraphIndex, set: RowSet, filter: RowFilter | null): RowSet {
 }
 
 /**
- * The oriented edges of `base` leaving `front` that pass the step's tests (an undirected self-loop once): first
- * each node's outgoing edges (forward, undirected), then its incoming ones (reverse, undirected), each block read
- * and filtered in adjacency order.
+ * The oriented edges of `base` leaving `front` that pass the step's tests (an undirected self-loop once). Through
+ * the index: first each node's outgoing edges (forward, undirected), then its incoming ones (reverse, undirected),
+ * each block read and filtered in adjacency order. From a large frontier: one scan of the edges in row order.
  */
-function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front: RowSet, budget: Budget): Layer {
+function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front: RowSet): Layer {
   const from = keep(ix, front, tests.a);
   const out = op.direction !== "reverse";
   const into = op.direction !== "forward";
@@ -84,8 +91,7 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
     if (out) total += (ix.outStart[a + 1] as number) - (ix.outStart[a] as number);
     if (into) total += (ix.inStart[a + 1] as number) - (ix.inStart[a] as number);
   }
-  budget.left -= total;
-  if (budget.left < 0) throw new DenseQuery();
+  if (total > ix.edgeCount * DENSE_SHARE) return scanning(ix, base, op, tests, from, total);
   const layer = new Layer(total);
   const slots = scratch.int32(total);
   const pass = scratch.uint8(total).fill(1);
@@ -110,6 +116,53 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
   for (let i = outEnd; i < m; i++) layer.e[i] = ix.inEdges[slots[i] as number] as number;
   tests.edgeOut?.(slots, outEnd, pass);
   if (tests.edgeIn !== null) tests.edgeIn(slots.subarray(outEnd), m - outEnd, pass.subarray(outEnd));
+  return finish(base, tests, layer, m, pass);
+}
+
+/**
+ * leaving() from a frontier whose edges are a large share of the table: every edge tested once against a bitmap
+ * of the frontier (its source for forward, its destination for reverse, either for undirected; a self-loop once)
+ * and a bitmap of the nodes its far end may be (the far-end test run once over every node, which is cheaper than
+ * over a neighbourhood larger than the node table). The layer holds the same oriented edges as the index would
+ * give, in another order, which no result depends on (the rows come out in table order).
+ */
+function scanning(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, from: RowSet, total: number): Layer {
+  const { srcRow, dstRow, edgeCount, nodeCount } = ix;
+  const inFront = scratch.uint8(nodeCount);
+  for (let i = 0; i < from.size; i++) inFront[from.list[i] as number] = 1;
+  const farOk = scratch.uint8(nodeCount).fill(1);
+  if (tests.b !== null) {
+    const every = scratch.int32(nodeCount);
+    for (let r = 0; r < nodeCount; r++) every[r] = r;
+    tests.b(every, nodeCount, farOk);
+  }
+  const out = op.direction !== "reverse";
+  const into = op.direction !== "forward";
+  const loopsOnce = op.direction === "undirected";
+  const layer = new Layer(total);
+  const { e: le, a: la, b: lb } = layer;
+  let m = 0;
+  for (let e = 0; e < edgeCount; e++) {
+    const s = srcRow[e] as number;
+    const d = dstRow[e] as number;
+    if (out && inFront[s] === 1 && farOk[d] === 1) {
+      le[m] = e;
+      la[m] = s;
+      lb[m++] = d;
+    }
+    if (into && inFront[d] === 1 && farOk[s] === 1 && !(loopsOnce && s === d)) {
+      le[m] = e;
+      la[m] = d;
+      lb[m++] = s;
+    }
+  }
+  const pass = scratch.uint8(m).fill(1);
+  tests.edgeRows?.(le, m, pass);
+  return finish(base, { ...tests, b: null }, layer, m, pass);
+}
+
+/** The layer's first m edges that passed so far, those in the base's edges and whose far end passes, compacted. */
+function finish(base: Sub, tests: EdgeTests, layer: Layer, m: number, pass: Uint8Array): Layer {
   const inBase = base.edges?.mask;
   if (inBase !== undefined) for (let i = 0; i < m; i++) if (inBase[layer.e[i] as number] !== 1) pass[i] = 0;
   tests.b?.(layer.b, m, pass);
@@ -125,13 +178,13 @@ function leaving(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, front:
 }
 
 /** Hop by hop from the wavefront, up to max_hops or until a hop takes nothing; reached = fronts from min_hops on. */
-function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wave: RowSet, path: string, budget: Budget): Forward {
+function hopForward(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, wave: RowSet, path: string): Forward {
   const layers: Layer[] = [];
   const fronts: RowSet[] = [wave];
   let front = wave;
   let held = 0;
   for (let k = 1; k <= (op.maxHops as number); k++) {
-    const layer = leaving(ix, base, op, tests, front, budget);
+    const layer = leaving(ix, base, op, tests, front);
     if (layer.size === 0) break;
     held += layer.size;
     checkRows(held, `the hop expansion (${k} hops)`, path);
@@ -187,8 +240,27 @@ function hopBackward(ix: GraphIndex, fwd: Forward, op: EdgeOp, targets: RowSet):
   return { edges, touched, starts: good as RowSet };
 }
 
+/**
+ * A single hop's tests with the next Node step's filter added to its far-end test: the backward pass drops every
+ * edge whose far end fails that filter, so the hop need not take them (a hop from many nodes then keeps a layer
+ * and a frontier as small as the answer, not as the neighbourhood). A hop of more steps passes through nodes the
+ * filter does not apply to, so it keeps its own tests.
+ */
+function lookingAhead(op: EdgeOp, tests: EdgeTests, next: RowFilter | null | EdgeTests | undefined): EdgeTests {
+  if (op.minHops !== 1 || op.maxHops !== 1 || typeof next !== "function") return tests;
+  const own = tests.b;
+  const b: RowFilter =
+    own === null
+      ? next
+      : (rows, n, pass) => {
+          own(rows, n, pass);
+          next(rows, n, pass);
+        };
+  return { ...tests, b };
+}
+
 /** Runs normalized traversal `ops` on `base`: the nodes and edges the chain keeps. */
-export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf: (i: number) => string, budget: Budget): Sub {
+export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf: (i: number) => string): Sub {
   if (ops.length === 0) return base;
   const steps = normalize(ops, pathOf);
   const tests = compile(ix, steps);
@@ -202,7 +274,14 @@ export function fastChain(ix: GraphIndex, base: Sub, ops: TraversalOp[], pathOf:
       wave = keep(ix, wave ?? narrowed(ix, base, (op as NodeOp).filter) ?? base.nodes, tests[i] as RowFilter | null);
       hops.push(undefined);
     } else {
-      const fwd = hopForward(ix, base, op as EdgeOp, tests[i] as EdgeTests, wave ?? base.nodes, path, budget);
+      const fwd = hopForward(
+        ix,
+        base,
+        op as EdgeOp,
+        lookingAhead(op as EdgeOp, tests[i] as EdgeTests, tests[i + 1]),
+        wave ?? base.nodes,
+        path,
+      );
       hops.push(fwd);
       wave = fwd.reached;
     }

@@ -1,5 +1,6 @@
 // The fast path: a Chain or Let made only of plain Node and Edge steps, run over the graph's adjacency index
-// (graph-index.ts) instead of polars joins. Anything else (Calls, same-path where, names, hop labels, output
+// (graph-index.ts) instead of polars joins, however much of the table it reads (fast-chain.ts scans every edge once
+// for a hop from a large frontier). Anything else (Calls, same-path where, names, hop labels, output
 // slicing, to_fixed_point, Duplicated) takes the polars path; so does a graph without an index.
 
 import pl from "nodejs-polars";
@@ -7,7 +8,7 @@ import type { Binding, ChainOp, EdgeOp, FilterDict, GfqlQuery, LetQuery, Predica
 import { type GfqlGraph, memoExpr } from "../graph-frames.ts";
 import { letOrder } from "../let-order.ts";
 import { checkRows } from "../limits.ts";
-import { type Budget, DenseQuery, fastChain, type Sub } from "./fast-chain.ts";
+import { fastChain, type Sub } from "./fast-chain.ts";
 import { type GraphIndex, graphIndex } from "./graph-index.ts";
 import { allRows, ascending, type RowSet, scratch } from "./row-sets.ts";
 
@@ -78,20 +79,20 @@ function fastPathFits(query: GfqlQuery): boolean {
 const at = (prefix: string) => (i: number) => `${prefix}[${i}]`;
 const sizeOf = (ix: GraphIndex, sub: Sub) => sub.nodes.size + (sub.edges === null ? ix.edgeCount : sub.edges.size);
 
-type Run = { ix: GraphIndex; root: Sub; budget: Budget };
+type Run = { ix: GraphIndex; root: Sub };
 
 function runBinding(run: Run, b: Binding, env: ReadonlyMap<string, Sub>, path: string): Sub {
-  const { ix, root, budget } = run;
+  const { ix, root } = run;
   switch (b.type) {
     case "Node":
     case "Edge":
-      return fastChain(ix, root, [b], () => path, budget);
+      return fastChain(ix, root, [b], () => path);
     case "Chain":
-      return fastChain(ix, root, b.chain as TraversalOp[], at(`${path}.chain`), budget);
+      return fastChain(ix, root, b.chain as TraversalOp[], at(`${path}.chain`));
     case "Ref": {
       const base = env.get(b.ref);
       if (base === undefined) throw new Error(`unresolved Ref '${b.ref}' (parse should have refused it)`);
-      return fastChain(ix, base, b.chain as TraversalOp[], at(`${path}.chain`), budget);
+      return fastChain(ix, base, b.chain as TraversalOp[], at(`${path}.chain`));
     }
     case "Let":
       return runLet(run, b, env, path);
@@ -119,14 +120,8 @@ function runLet(run: Run, query: LetQuery, outer: ReadonlyMap<string, Sub>, path
 
 const roots = new WeakMap<GraphIndex, Sub>();
 
-/** Edges a query may read through the index: an eighth of the table (never under 16,384). */
-const budgetOf = (ix: GraphIndex): Budget => ({ left: Math.max(ix.edgeCount / 8, 16_384) });
-
-/**
- * Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps, or null when it would
- * read so much of the table that the polars path is faster (DenseQuery).
- */
-function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
+/** Runs a query the fast path fits over an indexed graph: the node and edge rows it keeps. */
+function runFast(ix: GraphIndex, query: GfqlQuery): FastRows {
   let root = roots.get(ix);
   if (root === undefined) {
     root = { nodes: allRows(ix.nodeCount), edges: null };
@@ -134,17 +129,8 @@ function runFast(ix: GraphIndex, query: GfqlQuery): FastRows | null {
   }
   scratch.reset();
   const epoch = scratch.epoch;
-  const run: Run = { ix, root, budget: budgetOf(ix) };
-  let sub: Sub;
-  try {
-    sub =
-      query.type === "Chain"
-        ? fastChain(ix, root, query.chain as TraversalOp[], at("chain"), run.budget)
-        : runLet(run, query, new Map(), "");
-  } catch (error) {
-    if (error instanceof DenseQuery) return null;
-    throw error;
-  }
+  const run: Run = { ix, root };
+  const sub = query.type === "Chain" ? fastChain(ix, root, query.chain as TraversalOp[], at("chain")) : runLet(run, query, new Map(), "");
   const every = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
   const rows = (set: RowSet | null, n: number) => {
     let sorted: Int32Array | undefined;

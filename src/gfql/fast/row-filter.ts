@@ -1,6 +1,6 @@
-// A filter dict as a batch test of rows of a stored table: plain comparisons run in JavaScript loops over the
-// table's column arrays; anything else (regexes, dates, string classes, ...) is evaluated once by polars into a
-// row mask. Errors and warnings are the polars path's own: a missing column is settled by strictness.ts, and an entry
+// A filter dict as a batch test of rows of a stored table: plain comparisons on number and boolean columns run in
+// JavaScript loops over the table's column arrays; anything else (text columns, regexes, dates, ...) is evaluated
+// once by polars into a row mask. Errors and warnings are the polars path's own: a missing column is settled by strictness.ts, and an entry
 // JavaScript does not take goes through filterExpr, which checks it.
 
 import pl from "nodejs-polars";
@@ -13,21 +13,21 @@ import { type ColumnData, columnData } from "./columns.ts";
 export type RowFilter = (rows: Int32Array, n: number, pass: Uint8Array) => void;
 
 type Compare = "GT" | "LT" | "GE" | "LE" | "EQ" | "NE";
-type Values = ArrayLike<number | string | null>;
+type Values = ArrayLike<number>;
 
 // One loop per comparison, so each stays monomorphic (a comparator closure per row costs several times more).
-const LOOPS: Record<Compare, (values: Values, t: number | string, rows: Int32Array, n: number, pass: Uint8Array) => void> = {
+const LOOPS: Record<Compare, (values: Values, t: number, rows: Int32Array, n: number, pass: Uint8Array) => void> = {
   GT: (v, t, rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) > (t as number))) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) > t)) pass[i] = 0;
   },
   LT: (v, t, rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) < (t as number))) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) < t)) pass[i] = 0;
   },
   GE: (v, t, rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) >= (t as number))) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) >= t)) pass[i] = 0;
   },
   LE: (v, t, rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) <= (t as number))) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && !((v[rows[i] as number] as number) <= t)) pass[i] = 0;
   },
   EQ: (v, t, rows, n, pass) => {
     for (let i = 0; i < n; i++) if (pass[i] === 1 && v[rows[i] as number] !== t) pass[i] = 0;
@@ -39,12 +39,6 @@ const LOOPS: Record<Compare, (values: Values, t: number | string, rows: Int32Arr
 
 /** Clears null rows (`keep` false) or non-null rows (`keep` true). */
 function nullFilter(data: ColumnData, keepNulls: boolean): RowFilter {
-  if (data.kind === "string") {
-    const values = data.values;
-    return (rows, n, pass) => {
-      for (let i = 0; i < n; i++) if (pass[i] === 1 && (values[rows[i] as number] === null) !== keepNulls) pass[i] = 0;
-    };
-  }
   const nulls = data.nulls;
   if (nulls === null) return keepNulls ? (_rows, n, pass) => pass.fill(0, 0, n) : () => {};
   const want = keepNulls ? 1 : 0;
@@ -54,12 +48,11 @@ function nullFilter(data: ColumnData, keepNulls: boolean): RowFilter {
 }
 
 /** The operand as the column's values hold it, or null when JavaScript cannot mirror polars for it. */
-function operand(data: ColumnData, op: Compare, value: Scalar): number | string | null {
+function operand(data: ColumnData, op: Compare, value: Scalar): number | null {
   if (data.kind === "number") return typeof value === "number" && !(data.unsigned && value < 0) ? value : null;
-  // strings and booleans: only equality (polars orders strings by UTF-8 bytes, not JavaScript's UTF-16 units)
+  // booleans: only equality
   if (op !== "EQ" && op !== "NE") return null;
-  if (data.kind === "bool") return typeof value === "boolean" ? (value ? 1 : 0) : null;
-  return typeof value === "string" ? value : null;
+  return typeof value === "boolean" ? (value ? 1 : 0) : null;
 }
 
 /** Compare with null never matches (NE included), as in polars filters. */
@@ -76,7 +69,7 @@ function comparison(data: ColumnData, op: Compare, value: Scalar): RowFilter | n
 }
 
 function membership(data: ColumnData, options: Array<Scalar | null>): RowFilter | null {
-  const wanted = new Set<number | string>();
+  const wanted = new Set<number>();
   let nulls = false;
   for (const option of options) {
     if (option === null) nulls = true;
@@ -87,12 +80,12 @@ function membership(data: ColumnData, options: Array<Scalar | null>): RowFilter 
     }
   }
   const values = data.values as Values;
-  const isNull = (r: number) => (data.kind === "string" ? data.values[r] === null : data.nulls?.[r] === 1);
+  const isNull = (r: number) => data.nulls?.[r] === 1;
   return (rows, n, pass) => {
     for (let i = 0; i < n; i++) {
       if (pass[i] !== 1) continue;
       const r = rows[i] as number;
-      if (!(isNull(r) ? nulls : wanted.has(values[r] as number | string))) pass[i] = 0;
+      if (!(isNull(r) ? nulls : wanted.has(values[r] as number))) pass[i] = 0;
     }
   };
 }
@@ -144,11 +137,32 @@ function polarsMask(frame: pl.DataFrame, column: string, value: FilterValue, pat
   return frame.select(expr.fillNull(false).cast(pl.UInt8).alias("__gfql_mask")).getColumn("__gfql_mask").toTypedArray() as Uint8Array;
 }
 
-/** A filter testing positions of `order` (rows when undefined) against a row mask. */
-function maskFilter(rowMask: Uint8Array, order: Int32Array | undefined): RowFilter {
-  const mask = order === undefined ? rowMask : Uint8Array.from(order, (r) => rowMask[r] as number);
+/**
+ * A filter testing positions of `order` (rows when undefined) against a row mask: through the order for each
+ * position tested, instead of a copy of the mask in that order (as long as the table, for a query that may test a
+ * few hundred positions).
+ */
+function maskFilter(mask: Uint8Array, order: Int32Array | undefined): RowFilter {
+  if (order === undefined) {
+    return (rows, n, pass) => {
+      for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
+    };
+  }
   return (rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[order[rows[i] as number] as number] !== 1) pass[i] = 0;
+  };
+}
+
+/**
+ * The JavaScript filter over the column's values in `order`, made on its first use: the copy of the column in
+ * that order (columns.ts) is made once per table, by the first query that reads through it, not by every query
+ * that compiles a filter it may not run (a hop from a large frontier tests edges in row order).
+ */
+function lazily(make: () => RowFilter): RowFilter {
+  let filter: RowFilter | undefined;
+  return (rows, n, pass) => {
+    filter ??= make();
+    filter(rows, n, pass);
   };
 }
 
@@ -176,10 +190,14 @@ export function rowFilters(
       continue;
     }
     let rowMask: Uint8Array | undefined;
+    // whether JavaScript may test the entry depends on the column alone, not on the order it is read in
+    const data = columnData(frame, column);
+    const js = data && entryFilter(data, value);
     orders.forEach((order, i) => {
-      const data = columnData(frame, column, order);
-      const js = data && entryFilter(data, value);
-      if (js) filters[i]?.push(js);
+      if (js)
+        filters[i]?.push(
+          order === undefined ? js : lazily(() => entryFilter(columnData(frame, column, order) as ColumnData, value) as RowFilter),
+        );
       else {
         rowMask ??= polarsMask(frame, column, value, path);
         filters[i]?.push(maskFilter(rowMask, order));
