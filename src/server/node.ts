@@ -35,7 +35,8 @@ export async function startNodeServer(config: Config = loadConfig()) {
     });
   });
   const server = createServer(listener);
-  const wss = new WebSocketServer({ noServer: true });
+  // A graphql-ws message is held to the same size as a /graphql body (1009 "message too big" past it).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: config.maxJsonBodyBytes });
   const wsServer = useServer(
     graphqlWsOptions(gateway.yoga as never, (extra: { request: IncomingMessage }) => ({
       clientAddress: peer(extra.request.socket),

@@ -4,6 +4,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
+import { loadConfig } from "../../src/config/config.ts";
+import { startNodeServer } from "../../src/server/node.ts";
+import { createTestDatabase } from "../helpers/databases.ts";
 import { createTestGateway, type TestGateway } from "../helpers/gateway.ts";
 
 let t: TestGateway;
@@ -124,7 +128,11 @@ describe("documents", () => {
 
 describe("uploads through /graphql (multipart)", () => {
   it("still stream past the JSON limit", async () => {
-    const file = await t.json<{ file_id: string }>("/api/v2/files/", { method: "POST", headers: { authorization: `Bearer ${admin}` }, json: { file_type: "csv" } });
+    const file = await t.json<{ file_id: string }>("/api/v2/files/", {
+      method: "POST",
+      headers: { authorization: `Bearer ${admin}` },
+      json: { file_type: "csv" },
+    });
     const form = new FormData();
     const query = "mutation($f: Upload!, $id: ID!) { uploadFileData(data: $f, id: $id) { id isValid } }";
     form.set("operations", JSON.stringify({ query, variables: { f: null, id: file.body.file_id } }));
@@ -194,5 +202,29 @@ describe("the service's own documents", () => {
       }
     }
     expect(over).toEqual([]);
+  });
+});
+
+describe("graphql-ws messages", () => {
+  it("past MAX_JSON_BODY_BYTES close the socket (1009), and the server goes on", async () => {
+    const database = await createTestDatabase("sqlite");
+    const running = await startNodeServer(
+      loadConfig({ ...database.env, LOG_LEVEL: "silent", PORT: "0", HOST: "127.0.0.1", SHUTDOWN_GRACE_MS: "200" }),
+    );
+    try {
+      const socket = new WebSocket(`ws://127.0.0.1:${running.port}/graphql`, "graphql-transport-ws");
+      await new Promise((resolve, reject) => {
+        socket.once("open", resolve);
+        socket.once("error", reject);
+      });
+      const closed = new Promise<number>((resolve) => socket.once("close", (code) => resolve(code)));
+      socket.send(JSON.stringify({ type: "connection_init", payload: { pad: "x".repeat(1_100_000) } }));
+      expect(await closed).toBe(1009);
+      const health = await fetch(`http://127.0.0.1:${running.port}/healthz`);
+      expect(health.status).toBe(200);
+    } finally {
+      await running.stop("test");
+      await database.drop();
+    }
   });
 });
