@@ -26,49 +26,98 @@ export function parseRgba(value: string): Rgba | undefined {
   return rgb ? [rgb[0], rgb[1], rgb[2], 1] : undefined;
 }
 
-/**
- * Edge-table rows as drawn link indices: the identity when every edge was drawn, else a lookup that leaves out rows
- * of edges not drawn (an end is not a node).
- */
-export function linkOfRow(topology: Pick<Topology, "links" | "linkRows">): (row: number) => number | undefined {
-  const linkCount = topology.links.length / 2;
+/** Edge-table row -> drawn link index (-1: not drawn), per topology, made once. */
+const linkByRow = new WeakMap<object, Int32Array>();
+
+/** Edge-table rows as drawn link indices: undefined when every edge was drawn (the identity). */
+function linksOfRows(topology: Pick<Topology, "links" | "linkRows">): Int32Array | undefined {
   const rows = topology.linkRows;
-  if (!rows) return (row) => (row < linkCount ? row : undefined);
-  const byRow = new Map<number, number>();
-  for (let link = 0; link < rows.length; link++) byRow.set(rows[link] ?? -1, link);
-  return (row) => byRow.get(row);
+  if (!rows) return undefined;
+  let table = linkByRow.get(rows);
+  if (table) return table;
+  let top = 0;
+  for (let link = 0; link < rows.length; link++) top = Math.max(top, rows[link] ?? 0);
+  table = new Int32Array(top + 1).fill(-1);
+  for (let link = 0; link < rows.length; link++) table[rows[link] ?? 0] = link;
+  linkByRow.set(rows, table);
+  return table;
 }
 
 /** The colors to draw: the style's own when no layer is visible, else the style's with the layers painted over. */
 export function paintColors(style: GraphStyle, topology: Topology, layers: readonly PaintLayer[]): PaintedColors {
-  const interpolate = style.edge.rgba === undefined && style.node.rgba !== undefined;
-  if (layers.length === 0) return { node: style.node.rgba, edge: style.edge.rgba, interpolate };
-  const nodeCount = topology.nodeCount;
-  const linkCount = topology.links.length / 2;
-  const baseNodes = style.node.rgba ?? filled(nodeCount, DEFAULT_NODE);
-  // Links that blended their ends' colors keep that look (flat), now that painted links need colors of their own.
-  const baseLinks = style.edge.rgba ?? (interpolate ? blendedEnds(baseNodes, topology.links) : filled(linkCount, DEFAULT_EDGE));
-  const node = baseNodes.slice();
-  const edge = baseLinks.slice();
-  const linkOf = layers.some((layer) => layer.edgeRows?.length) ? linkOfRow(topology) : undefined;
-  // Bottom first, so the collection on top is painted last and wins.
-  for (let k = layers.length - 1; k >= 0; k--) {
-    const layer = layers[k];
-    if (!layer) continue;
-    for (const row of layer.nodeRows) if (row < nodeCount) node.set(layer.rgba, row * 4);
-    if (!layer.edgeRows || !linkOf) continue;
-    for (const row of layer.edgeRows) {
-      const link = linkOf(row);
-      if (link !== undefined && link < linkCount) edge.set(layer.rgba, link * 4);
+  return createPainter()(style, topology, layers);
+}
+
+export type Painter = (style: GraphStyle, topology: Topology, layers: readonly PaintLayer[]) => PaintedColors;
+
+/**
+ * paintColors for one view: the base colors of a style (defaults filled, ends blended) are worked out once per style
+ * and topology, and the painted colors are written into the same two arrays each time (a filter or timebar step
+ * repaints 100k links without allocating). The arrays returned are reused by the next call.
+ */
+export function createPainter(): Painter {
+  let baseFor: { style: GraphStyle; topology: Topology } | undefined;
+  let baseNodes: Float32Array = new Float32Array(0);
+  let baseLinks: Float32Array = new Float32Array(0);
+  let node = new Float32Array(0);
+  let edge = new Float32Array(0);
+  return (style, topology, layers) => {
+    const interpolate = style.edge.rgba === undefined && style.node.rgba !== undefined;
+    if (layers.length === 0) return { node: style.node.rgba, edge: style.edge.rgba, interpolate };
+    const nodeCount = topology.nodeCount;
+    const linkCount = topology.links.length / 2;
+    if (baseFor?.style !== style || baseFor.topology !== topology) {
+      baseFor = { style, topology };
+      baseNodes = style.node.rgba ?? filled(nodeCount, DEFAULT_NODE);
+      // Links that blended their ends' colors keep that look (flat), now that painted links need colors of their own.
+      baseLinks = style.edge.rgba ?? (interpolate ? blendedEnds(baseNodes, topology.links) : filled(linkCount, DEFAULT_EDGE));
+      node = new Float32Array(baseNodes.length);
+      edge = new Float32Array(baseLinks.length);
     }
-  }
-  return { node, edge, interpolate: false };
+    node.set(baseNodes);
+    edge.set(baseLinks);
+    const table = layers.some((layer) => layer.edgeRows?.length) ? linksOfRows(topology) : undefined;
+    // Bottom first, so the collection on top is painted last and wins.
+    for (let k = layers.length - 1; k >= 0; k--) {
+      const layer = layers[k];
+      if (!layer) continue;
+      const [r, g, b, a] = layer.rgba;
+      const rows = layer.nodeRows;
+      for (let i = 0; i < rows.length; i++) {
+        const row = rows[i] as number;
+        if (row >= nodeCount) continue;
+        const at = row * 4;
+        node[at] = r;
+        node[at + 1] = g;
+        node[at + 2] = b;
+        node[at + 3] = a;
+      }
+      const edgeRows = layer.edgeRows;
+      if (!edgeRows) continue;
+      for (let i = 0; i < edgeRows.length; i++) {
+        const row = edgeRows[i] as number;
+        const link = table ? (table[row] ?? -1) : row;
+        if (link < 0 || link >= linkCount) continue;
+        const at = link * 4;
+        edge[at] = r;
+        edge[at + 1] = g;
+        edge[at + 2] = b;
+        edge[at + 3] = a;
+      }
+    }
+    return { node, edge, interpolate: false };
+  };
 }
 
 function filled(count: number, hex: string): Float32Array {
   const rgb = parseHex(hex) ?? [0.5, 0.5, 0.5];
   const out = new Float32Array(count * 4);
-  for (let i = 0; i < count; i++) out.set([rgb[0], rgb[1], rgb[2], 1], i * 4);
+  for (let i = 0; i < count * 4; i += 4) {
+    out[i] = rgb[0];
+    out[i + 1] = rgb[1];
+    out[i + 2] = rgb[2];
+    out[i + 3] = 1;
+  }
   return out;
 }
 

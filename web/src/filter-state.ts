@@ -12,53 +12,60 @@ export type ColumnFilter =
 
 export type Hidden = { nodes: Uint8Array; edges: Uint8Array; nodeCount: number; edgeCount: number };
 
-export function passes(filter: ColumnFilter, histogram: Histogram, row: number): boolean {
+/** Marks (1) the rows of `mask` that fail `filter`; a filter of the wrong kind for its column fails nothing. */
+function markFailing(mask: Uint8Array, filter: ColumnFilter, histogram: Histogram, rowOf?: Int32Array): void {
+  const count = mask.length;
   if (filter.kind === "range") {
-    if (histogram.kind === "text") return true;
-    const value = histogram.values[row] ?? Number.NaN;
-    return !Number.isNaN(value) && value >= filter.min && value <= filter.max;
+    if (histogram.kind === "text") return;
+    const { values } = histogram;
+    const { min, max } = filter;
+    for (let i = 0; i < count; i++) {
+      if (mask[i]) continue;
+      // NaN (no value) fails: both comparisons are false.
+      const value = values[rowOf ? (rowOf[i] ?? i) : i] as number;
+      if (!(value >= min && value <= max)) mask[i] = 1;
+    }
+    return;
   }
-  if (histogram.kind !== "text") return true;
-  const value = histogram.values[row];
-  return value !== null && value !== undefined && filter.values.includes(value);
+  if (histogram.kind !== "text") return;
+  const kept = new Set(filter.values);
+  const { values } = histogram;
+  for (let i = 0; i < count; i++) {
+    if (mask[i]) continue;
+    const value = values[rowOf ? (rowOf[i] ?? i) : i];
+    if (value === null || value === undefined || !kept.has(value)) mask[i] = 1;
+  }
 }
 
-/** Nodes (by row) and drawn links hidden by the filters; `histograms` by `${axis}/${column}`. */
+function countOnes(mask: Uint8Array): number {
+  let count = 0;
+  for (let i = 0; i < mask.length; i++) count += mask[i] as number;
+  return count;
+}
+
+/**
+ * Nodes (by row) and drawn links hidden by the filters; `histograms` by `${axis}/${column}`. One pass per filter over
+ * typed arrays (a timebar step at 100k edges: a few ms).
+ */
 export function hiddenBy(filters: readonly ColumnFilter[], histograms: Map<string, Histogram>, topology: Topology): Hidden {
   const nodes = new Uint8Array(topology.nodeCount);
   const linkCount = topology.links.length / 2;
   const edges = new Uint8Array(linkCount);
-  let nodeCount = 0;
-  let edgeCount = 0;
-  const nodeFilters = filters.filter((filter) => filter.axis === "nodes");
-  const edgeFilters = filters.filter((filter) => filter.axis === "edges");
-  for (let row = 0; row < nodes.length; row++) {
-    for (const filter of nodeFilters) {
-      const histogram = histograms.get(`nodes/${filter.column}`);
-      if (histogram && !passes(filter, histogram, row)) {
-        nodes[row] = 1;
-        nodeCount++;
-        break;
-      }
-    }
+  for (const filter of filters) {
+    if (filter.axis !== "nodes") continue;
+    const histogram = histograms.get(`nodes/${filter.column}`);
+    if (histogram) markFailing(nodes, filter, histogram);
   }
-  const rows = topology.linkRows;
+  const links = topology.links;
   for (let link = 0; link < linkCount; link++) {
-    let hidden = (nodes[topology.links[link * 2] ?? 0] ?? 0) === 1 || (nodes[topology.links[link * 2 + 1] ?? 0] ?? 0) === 1;
-    const row = rows ? (rows[link] ?? link) : link;
-    for (const filter of hidden ? [] : edgeFilters) {
-      const histogram = histograms.get(`edges/${filter.column}`);
-      if (histogram && !passes(filter, histogram, row)) {
-        hidden = true;
-        break;
-      }
-    }
-    if (hidden) {
-      edges[link] = 1;
-      edgeCount++;
-    }
+    if (nodes[links[link * 2] as number] === 1 || nodes[links[link * 2 + 1] as number] === 1) edges[link] = 1;
   }
-  return { nodes, edges, nodeCount, edgeCount };
+  for (const filter of filters) {
+    if (filter.axis !== "edges") continue;
+    const histogram = histograms.get(`edges/${filter.column}`);
+    if (histogram) markFailing(edges, filter, histogram, topology.linkRows);
+  }
+  return { nodes, edges, nodeCount: countOnes(nodes), edgeCount: countOnes(edges) };
 }
 
 /** The hidden nodes and links as a transparent paint layer (edge rows in edge-table numbering), or undefined. */

@@ -2,11 +2,12 @@
 // own simulation stays off), moves them as layout frames come, and forwards pointer events (hover and hits found on
 // the CPU, hover-picking.ts; fits and focus from the positions held here: nothing is read back from the GPU).
 import { Graph, type GraphConfig } from "@cosmos.gl/graph";
-import { type PaintedColors, type PaintLayer, paintColors } from "./collections-paint.ts";
+import { createPainter, type PaintedColors, type PaintLayer } from "./collections-paint.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
 import { type HoverPicking, takeOverHover } from "./hover-picking.ts";
+import { writePaint } from "./paint-writer.ts";
 import { DEFAULT_EDGE, DEFAULT_NODE } from "./palette.ts";
 import { writePositions } from "./position-writer.ts";
 import { governRendering, type RenderGovernor } from "./render-governor.ts";
@@ -69,6 +70,8 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
   const root = document.documentElement;
   let drawn: { style: GraphStyle; topology: Topology } | undefined;
   let layers: readonly PaintLayer[] = [];
+  /** Paints the collections and filters over the style, into arrays reused from one change to the next. */
+  const paintColors = createPainter();
   let touched = false;
   /** The zoom level of the whole-graph view, so focusing a node zooms in relative to it. */
   let overview: number | undefined;
@@ -193,8 +196,21 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       if (!graph || !drawn) return;
       drawn = { ...drawn, style };
       const colors = paintColors(style, drawn.topology, layers);
-      setStyle(graph, style, colors);
       hover?.update(hoverStyle(style, colors));
+      // Colors, sizes and widths only: uploaded without cosmos.gl's render(), which rebuilds the whole graph's data
+      // (link strengths drive only cosmos.gl's simulation, which is off, so they are left to show()).
+      graph.setConfigPartial({ pointDefaultSize: style.node.defaultSize, linkColorInterpolateFromEndpoints: colors.interpolate });
+      const painted = writePaint(graph, {
+        pointColors: colors.node ?? EMPTY,
+        linkColors: colors.edge ?? EMPTY,
+        pointSizes: style.node.sizes ?? EMPTY,
+        linkWidths: style.edge.widths ?? EMPTY,
+      });
+      if (painted) {
+        governor?.wake();
+        return;
+      }
+      setStyle(graph, style, colors);
       graph.render();
     },
     setCollections(next) {
@@ -204,8 +220,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       layers = next;
       if (!graph || !drawn) return;
       const colors = paintColors(drawn.style, drawn.topology, layers);
-      setColors(graph, colors);
       hover?.update(hoverStyle(drawn.style, colors));
+      // Colors only (a filter, a timebar step, a collection): no render(), which rebuilds the whole graph's data.
+      graph.setConfigPartial({ linkColorInterpolateFromEndpoints: colors.interpolate });
+      if (writePaint(graph, { pointColors: colors.node ?? EMPTY, linkColors: colors.edge ?? EMPTY })) {
+        governor?.wake();
+        return;
+      }
+      setColors(graph, colors);
       graph.render();
     },
     showPositions(positions) {
