@@ -140,7 +140,12 @@ const cypher = fc.oneof(
 /** Queries of the right shape with fuzzed values, so that many cases run to an answer (not only to validation). */
 const wellFormed = fc.oneof(
   fc
-    .tuple(fc.constantFrom("x", "y", "z"), fc.constantFrom("forward", "reverse", "undirected"), fc.integer({ min: 1, max: 3 }), fc.double({ min: -1, max: 4, noNaN: true }))
+    .tuple(
+      fc.constantFrom("x", "y", "z"),
+      fc.constantFrom("forward", "reverse", "undirected"),
+      fc.integer({ min: 1, max: 3 }),
+      fc.double({ min: -1, max: 4, noNaN: true }),
+    )
     .map(([kind, direction, hops, w]) => [
       { type: "Node", filter_dict: {} },
       { type: "Edge", direction, hops, edge_match: { kind } },
@@ -148,7 +153,12 @@ const wellFormed = fc.oneof(
       ...(w > 2 ? [{ type: "Edge", direction: "forward", edge_match: { w: { type: "GT", val: w } } }] : []),
     ]),
   fc
-    .tuple(fc.constantFrom("-", "<-"), fc.constantFrom("->", "-"), fc.integer({ min: -1, max: 4 }), fc.constantFrom("a", "b", "a, b", "count(*) AS n"))
+    .tuple(
+      fc.constantFrom("-", "<-"),
+      fc.constantFrom("->", "-"),
+      fc.integer({ min: -1, max: 4 }),
+      fc.constantFrom("a", "b", "a, b", "count(*) AS n"),
+    )
     .map(([l, r, w, out]) => `MATCH (a)${l}[e]${r === "->" && l === "<-" ? "-" : r}(b) WHERE e.w > ${w} RETURN ${out}`),
 );
 
