@@ -4,7 +4,7 @@ import type { Db } from "../store/prisma.ts";
 import type { BrowserSessions } from "./browser-sessions.ts";
 import { type Credential, parseAuthorization } from "./credentials.ts";
 import { secretMatches } from "./personal-keys.ts";
-import { createTtlCache } from "./principal-cache.ts";
+import { createTtlCache, type TtlCache } from "./principal-cache.ts";
 import type { RevocationMarks } from "./revocation-marks.ts";
 import type { TokenClaims, TokenIssuer } from "./tokens.ts";
 import type { Viewer } from "./viewer.ts";
@@ -35,25 +35,47 @@ export function createAuthenticator(deps: {
   const users = createTtlCache<UserState | null>(deps.cacheSeconds * 1000);
   const keys = createTtlCache<KeyState | null>(deps.cacheSeconds * 1000);
 
-  async function userState(id: number): Promise<UserState | null> {
-    const cached = users.get(String(id));
+  /**
+   * Reads under way, by cache and key: calls arriving together when an entry has expired (many clients on one
+   * credential) share one database read instead of each making its own.
+   */
+  const loading = { users: new Map<string, Promise<UserState | null>>(), keys: new Map<string, Promise<KeyState | null>>() };
+
+  function readShared<V>(cache: TtlCache<V>, pending: Map<string, Promise<V>>, key: string, load: () => Promise<V>): V | Promise<V> {
+    const cached = cache.get(key);
     if (cached !== undefined) return cached;
-    const row = await db.user.findUnique({
-      where: { id },
-      select: { id: true, username: true, isAdmin: true, isActive: true, assistantEnabled: true, tokensValidAfter: true },
+    let read = pending.get(key);
+    if (!read) {
+      const fresh: Promise<V> = load().then((value) => {
+        // a change forgotten while this read ran (forget) leaves the cache to the next read
+        if (pending.get(key) === fresh) cache.set(key, value);
+        return value;
+      });
+      read = fresh;
+      pending.set(key, fresh);
+      void fresh.then(
+        () => pending.get(key) === fresh && pending.delete(key),
+        () => pending.get(key) === fresh && pending.delete(key),
+      );
+    }
+    return read;
+  }
+
+  async function userState(id: number): Promise<UserState | null> {
+    return readShared(users, loading.users, String(id), async () => {
+      const row = await db.user.findUnique({
+        where: { id },
+        select: { id: true, username: true, isAdmin: true, isActive: true, assistantEnabled: true, tokensValidAfter: true },
+      });
+      return row ? { ...row, tokensValidAfter: Math.floor(row.tokensValidAfter.getTime() / 1000) } : null;
     });
-    const state = row ? { ...row, tokensValidAfter: Math.floor(row.tokensValidAfter.getTime() / 1000) } : null;
-    users.set(String(id), state);
-    return state;
   }
 
   async function keyState(id: string): Promise<KeyState | null> {
-    const cached = keys.get(id);
-    if (cached !== undefined) return cached;
-    const row = await db.personalKey.findUnique({ where: { id }, select: { id: true, userId: true, secretHash: true, revokedAt: true } });
-    const state = row ? { id: row.id, userId: row.userId, secretHash: row.secretHash, revoked: row.revokedAt !== null } : null;
-    keys.set(id, state);
-    return state;
+    return readShared(keys, loading.keys, id, async () => {
+      const row = await db.personalKey.findUnique({ where: { id }, select: { id: true, userId: true, secretHash: true, revokedAt: true } });
+      return row ? { id: row.id, userId: row.userId, secretHash: row.secretHash, revoked: row.revokedAt !== null } : null;
+    });
   }
 
   /** A live user for these claims, or UNAUTHENTICATED. */
@@ -168,8 +190,14 @@ export function createAuthenticator(deps: {
 
   /** Forget cached state after a local change (key revoked, user disabled) so it applies at once here. */
   function forget(change: { userId?: number; keyId?: string }): void {
-    if (change.userId !== undefined) users.delete(String(change.userId));
-    if (change.keyId !== undefined) keys.delete(change.keyId);
+    if (change.userId !== undefined) {
+      users.delete(String(change.userId));
+      loading.users.delete(String(change.userId));
+    }
+    if (change.keyId !== undefined) {
+      keys.delete(change.keyId);
+      loading.keys.delete(change.keyId);
+    }
   }
 
   return { authenticate, authenticateCookie, checkClaims, checkKey, forget };
