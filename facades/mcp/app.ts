@@ -26,6 +26,12 @@ export type McpFacadeOptions = {
   onUnexpected(error: unknown): void;
 };
 
+type FacadeEnv = {
+  clientAddress: string;
+  /** The body straight from the server's socket, where the runtime offers it (src/server/gateway.ts ServerEnv). */
+  requestBody?: (() => AsyncIterable<Uint8Array>) | undefined;
+};
+
 type Entry = {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
@@ -60,10 +66,25 @@ function forTransport(request: Request): Request {
   return new Request(request.url, { method: request.method, headers });
 }
 
-/** The body as text, read no further than `maxBytes` (whether or not a length was declared). */
-async function boundedText(request: Request, maxBytes: number): Promise<string> {
+/**
+ * The body as text, read no further than `maxBytes` (whether or not a length was declared): a body of declared length
+ * straight from the server's socket where the runtime offers it (`raw`: no web stream made per call), else from the
+ * request.
+ */
+async function boundedText(request: Request, maxBytes: number, raw?: () => AsyncIterable<Uint8Array>): Promise<string> {
   const tooLarge = () => new McpFailure("PARSE_ERROR", `Parse error: the body is larger than ${maxBytes} bytes`);
   if (Number(request.headers.get("content-length") ?? 0) > maxBytes) throw tooLarge();
+  // With a declared length the socket delivers no more than that (checked above); a chunked body is read with a cap.
+  if (raw && request.headers.has("content-length")) {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    for await (const chunk of raw()) {
+      size += chunk.byteLength;
+      if (size > maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString("utf8");
+  }
   const reader = request.body?.getReader();
   if (!reader) return "";
   const chunks: Uint8Array[] = [];
@@ -81,8 +102,12 @@ async function boundedText(request: Request, maxBytes: number): Promise<string> 
   return Buffer.concat(chunks).toString("utf8");
 }
 
-async function readMessage(request: Request, maxBytes: number): Promise<JsonRpcRequest | { jsonrpc: "2.0"; id: JsonRpcId }> {
-  const text = await boundedText(request, maxBytes);
+async function readMessage(
+  request: Request,
+  maxBytes: number,
+  raw?: () => AsyncIterable<Uint8Array>,
+): Promise<JsonRpcRequest | { jsonrpc: "2.0"; id: JsonRpcId }> {
+  const text = await boundedText(request, maxBytes, raw);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -276,8 +301,9 @@ export function createMcpFacade(options: McpFacadeOptions) {
     return winner;
   }
 
-  async function post(request: Request, clientAddress: string): Promise<Response> {
-    const message = await readMessage(request, options.maxBodyBytes);
+  async function post(request: Request, env: FacadeEnv): Promise<Response> {
+    const { clientAddress } = env;
+    const message = await readMessage(request, options.maxBodyBytes, env.requestBody);
     const method = "method" in message ? message.method : undefined;
     if (method === "initialize") {
       const entry = open();
@@ -306,9 +332,9 @@ export function createMcpFacade(options: McpFacadeOptions) {
     return entry.transport.handleRequest(forTransport(request), { parsedBody: message });
   }
 
-  async function fetch(request: Request, env: { clientAddress: string }): Promise<Response> {
+  async function fetch(request: Request, env: FacadeEnv): Promise<Response> {
     try {
-      if (request.method === "POST") return await post(request, env.clientAddress);
+      if (request.method === "POST") return await post(request, env);
       if (request.method === "GET" || request.method === "DELETE")
         return await (await known(request)).transport.handleRequest(forTransport(request));
       return new Response(

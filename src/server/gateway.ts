@@ -132,7 +132,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
       const limited = await limitGraphqlBody(request, { maxJsonBytes: config.maxJsonBodyBytes, maxUploadBytes: config.maxUploadBytes });
       return limited instanceof Response ? limited : yoga.fetch(limited, { clientAddress });
     }
-    if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress });
+    if (pathname === "/mcp" || pathname === "/mcp/") return (await mcp()).fetch(request, { clientAddress, requestBody: env.requestBody });
     if (pathname === "/login" || pathname === "/logout" || pathname === "/graph/graph.html" || pathname === "/magic-login/")
       return web.fetch(request, { clientAddress });
     if (pathname === "/account" || pathname.startsWith("/account/")) return web.fetch(request, { clientAddress });
