@@ -119,7 +119,10 @@ describe("GraphQL fuzzing", () => {
     const all = operations(world);
     expect(all.length).toBeGreaterThan(50);
     const case_ = fc
-      .record({ index: fc.nat({ max: all.length - 1 }), token: fc.constantFrom(world.user, world.admin, undefined) })
+      .record({
+        index: fc.nat({ max: all.length - 1 }),
+        token: fc.constantFrom(world.user, world.user, world.admin, undefined, "abc.def.ghi", "eyJhbGciOiJub25lIn0.e30.", "a:b"),
+      })
       .chain(({ index, token }) => {
         const op = all[index] as Operation;
         return op.variables.map((variables) => ({ document: op.document, variables, token }));
