@@ -53,12 +53,15 @@ describe("node server process", () => {
   });
 
   it("delivers subscriptions over graphql-ws on /graphql", async () => {
-    let keyId = "";
+    const keyIds: string[] = [];
     const event = await firstEvent(server.url, token, "subscription { personalKeyEvents { kind keyId } }", async () => {
-      keyId = (await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
-        .createPersonalKey.key.id;
+      keyIds.push(
+        (await post(server.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
+          .createPersonalKey.key.id,
+      );
     });
-    expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
+    expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId: expect.any(String) } } });
+    expect(keyIds).toContain((event as { data: { personalKeyEvents: { keyId: string } } }).data.personalKeyEvents.keyId);
   });
 
   it("delivers subscriptions over SSE on /graphql", async () => {

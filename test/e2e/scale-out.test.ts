@@ -38,12 +38,15 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
   it("fans a subscription event out from one process to a client of the other", async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
     const token = String((await post(a.url, "/api-token-auth/", ADMIN)).body.token);
-    let keyId = "";
+    const keyIds: string[] = [];
     const event = await firstEvent(a.url, token, "subscription { personalKeyEvents { kind keyId } }", async () => {
-      keyId = (await post(b.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
-        .createPersonalKey.key.id;
+      keyIds.push(
+        (await post(b.url, "/graphql", { query: "mutation { createPersonalKey { key { id } } }" }, bearer(token))).body.data
+          .createPersonalKey.key.id,
+      );
     });
-    expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId } } });
+    expect(event).toEqual({ data: { personalKeyEvents: { kind: "CREATED", keyId: expect.any(String) } } });
+    expect(keyIds).toContain((event as { data: { personalKeyEvents: { keyId: string } } }).data.personalKeyEvents.keyId);
   });
 
   it("stops a key revoked on one process on the other within the auth cache TTL", async () => {
@@ -118,7 +121,10 @@ describe.each(PROVIDERS)("two processes on one %s database with Redis", (provide
     expect(answer.status).toBe(200);
     expect(event).toEqual({ data: { vizSessionChanged: { kind: "COLLECTIONS" } } });
     const listed = await post(a.url, "/graphql", { query: `{ vizSession(id: "${sessionId}") { collections { name matchCount } } }` }, auth);
-    expect(listed.body.data).toEqual({ vizSession: { collections: [{ name: "from b", matchCount: 1 }] } });
+    // (one collection per run of the trigger: firstEvent runs it again when the event is slow to come)
+    const collections = listed.body.data.vizSession.collections as unknown[];
+    expect(collections.length).toBeGreaterThan(0);
+    for (const collection of collections) expect(collection).toEqual({ name: "from b", matchCount: 1 });
     const toolsList = (url: string) => post(url, "/mcp", { jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": mcpSession });
     expect((await toolsList(a.url)).status).toBe(200);
     // Closed on b: gone on a too.

@@ -36,7 +36,12 @@ export function getWithBody(url: string, body: string, headers: Record<string, s
   });
 }
 
-/** Subscribes over graphql-ws, runs `trigger` once the subscription stands, and returns the first event. */
+/**
+ * Subscribes over graphql-ws, runs `trigger` once the subscription stands, and returns the first event. The server
+ * registers a subscription asynchronously (a Redis SUBSCRIBE across instances), which a loaded machine can delay
+ * past the first trigger: with no event after a while the trigger runs again, so a caller that checks what its
+ * trigger made must accept any of its runs.
+ */
 export async function firstEvent(baseUrl: string, token: string, query: string, trigger: () => Promise<unknown>): Promise<unknown> {
   const client = createClient({
     url: `${baseUrl.replace("http", "ws")}/graphql`,
@@ -59,8 +64,14 @@ export async function firstEvent(baseUrl: string, token: string, query: string, 
     });
     // The server registers the subscription asynchronously; give it a moment before the event fires.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    await trigger();
-    return await received;
+    for (let attempt = 0; ; attempt++) {
+      await trigger();
+      const waited = await Promise.race([
+        received.then(() => true),
+        new Promise<false>((resolve) => setTimeout(() => resolve(false), 4000)),
+      ]);
+      if (waited || attempt === 4) return await received;
+    }
   } finally {
     await client.dispose();
   }
