@@ -118,11 +118,18 @@ export function createCollectionService(deps: {
     return result;
   }
 
-  /** Renumbers positions 0..n-1 in the given order. */
+  /**
+   * Renumbers positions 0..n-1 in the given order: one statement per distinct shift (dropping the oldest of ten
+   * moves the nine after it down by one: one statement, not nine).
+   */
   async function renumber(tx: Db, ordered: Array<Pick<VizCollection, "id" | "position">>): Promise<void> {
+    const byShift = new Map<number, string[]>();
     for (const [position, c] of ordered.entries()) {
-      if (c.position !== position) await tx.vizCollection.update({ where: { id: c.id }, data: { position } });
+      const shift = c.position - position;
+      if (shift !== 0) byShift.set(shift, [...(byShift.get(shift) ?? []), c.id]);
     }
+    for (const [shift, ids] of byShift)
+      await tx.vizCollection.updateMany({ where: { id: { in: ids } }, data: { position: { decrement: shift } } });
   }
 
   const inOrder = (tx: Db, sessionId: string) =>
