@@ -84,7 +84,16 @@ export function withWebSecurity<E>(
     if (isPreflight && kind === "listed") return preflight(request, origin);
     const answer = await handler(request, env);
     if (answer.status === 101) return answer; // a WebSocket upgrade (Deno) carries no body headers
-    const headers = new Headers(answer.headers);
+    // The answer's own headers where they may be changed (the answer then goes out as it is: a body built as text is
+    // written at once, not streamed through a copy); a copy where they are immutable (a fetched Response).
+    let headers = answer.headers;
+    let copied = false;
+    try {
+      headers.set("x-content-type-options", "nosniff");
+    } catch {
+      headers = new Headers(answer.headers);
+      copied = true;
+    }
     // The handlers' own CORS answers (yoga reflects any origin) give way to the rules here.
     for (const name of [...headers.keys()]) if (name.startsWith("access-control-")) headers.delete(name);
     if (kind === "listed") {
@@ -97,7 +106,7 @@ export function withWebSecurity<E>(
       headers.set("content-security-policy", contentSecurityPolicy(new URL(request.url).pathname, rules.frameAncestors));
       headers.set("referrer-policy", "same-origin");
     }
-    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+    return copied ? new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers }) : answer;
   };
 }
 
