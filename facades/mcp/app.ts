@@ -3,13 +3,14 @@
 import { randomUUID } from "node:crypto";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { isDatabaseUnavailable } from "../../src/errors/unavailable.ts";
 import type { McpSessionDirectory, McpSessionStart } from "../../src/mcp/session-directory.ts";
 import type { Execute } from "../execute.ts";
 import { callCredential } from "./credential.ts";
 import { failureResponse, isJsonRpcMessage, type JsonRpcId, type JsonRpcRequest, McpFailure, rateLimitFailure } from "./json-rpc.ts";
 import * as ops from "./operations.ts";
-import { type CheckedCall, createToolServer } from "./server.ts";
+import { type CheckedCall, createToolServer, runCheckedCall } from "./server.ts";
 import { argumentProblem } from "./tool-schemas.ts";
 import { type RunOperation, type Tool, toolNamed } from "./tools.ts";
 
@@ -280,6 +281,30 @@ export function createMcpFacade(options: McpFacadeOptions) {
     return { tool: tool.name, args: args as Record<string, unknown>, run, timeoutMs: options.toolTimeoutMs };
   }
 
+  /**
+   * Whether a checked tools/call may be answered here rather than through the SDK's transport (which would parse the
+   * message again, route it through the server and answer the same JSON): a well-formed request with a protocol
+   * version the SDK supports, on this transport's session. Anything else goes through the SDK, which answers it.
+   */
+  function direct(entry: Entry, request: Request, message: JsonRpcRequest): boolean {
+    const version = request.headers.get("mcp-protocol-version");
+    const id = message.id;
+    return (
+      (typeof id === "string" || Number.isInteger(id)) &&
+      !Array.isArray(message.params) &&
+      (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) &&
+      entry.transport.sessionId !== undefined &&
+      entry.transport.sessionId === request.headers.get("mcp-session-id")
+    );
+  }
+
+  /** A JSON-RPC answer as the SDK's transport writes one in JSON mode. */
+  function jsonAnswer(entry: Entry, body: unknown): Response {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    if (entry.transport.sessionId !== undefined) headers["mcp-session-id"] = entry.transport.sessionId;
+    return new Response(JSON.stringify(body), { status: 200, headers });
+  }
+
   async function callTool(entry: Entry, request: Request, message: JsonRpcRequest, clientAddress: string): Promise<Response> {
     const id = message.id ?? null;
     const call = await check(entry, request, message, clientAddress).catch((error: unknown) => {
@@ -287,10 +312,12 @@ export function createMcpFacade(options: McpFacadeOptions) {
       throw error;
     });
     if (call instanceof McpFailure) return failureResponse(call, id);
-    const answered = entry.transport.handleRequest(forTransport(request), {
-      parsedBody: message,
-      authInfo: { token: "checked", clientId: "mcp", scopes: [], extra: { call } },
-    });
+    const answered = direct(entry, request, message)
+      ? runCheckedCall(call, options.onUnexpected).then((result) => jsonAnswer(entry, { jsonrpc: "2.0", id, result }))
+      : entry.transport.handleRequest(forTransport(request), {
+          parsedBody: message,
+          authInfo: { token: "checked", clientId: "mcp", scopes: [], extra: { call } },
+        });
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<"timeout">((resolve) => {
       timer = setTimeout(() => resolve("timeout"), options.toolTimeoutMs);
