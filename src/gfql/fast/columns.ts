@@ -29,7 +29,9 @@ function read(frame: pl.DataFrame, column: string): ColumnData | null {
       const min = Number(series.min() ?? 0);
       if (Math.abs(max) >= SAFE || Math.abs(min) >= SAFE) return null;
     }
-    const values = series.cast(pl.Float64).fillNull("zero").toTypedArray() as Float64Array;
+    // (a cast or a fill that changes nothing would copy the column once more)
+    const asFloat = variant === "Float64" ? series : series.cast(pl.Float64);
+    const values = (series.nullCount() === 0 ? asFloat : asFloat.fillNull("zero")).toTypedArray() as Float64Array;
     // polars orders NaN above every number and finds it equal to itself: such a column stays in polars
     if (variant === "Float64" && values.some(Number.isNaN)) return null;
     return { kind: "number", values, nulls: nullMask(series), unsigned: variant.startsWith("U") };
@@ -55,26 +57,7 @@ function cached(
   return columns.get(column) ?? null;
 }
 
-/** Copies of columns in another row order (an adjacency's), keyed by that order. */
-const reordered = new WeakMap<Int32Array, Map<string, ColumnData | null>>();
-
-function permute(data: ColumnData, order: Int32Array): ColumnData {
-  const pick = <T extends Float64Array | Uint8Array>(from: T, to: T): T => {
-    for (let j = 0; j < order.length; j++) to[j] = from[order[j] as number] as number;
-    return to;
-  };
-  const nulls = data.nulls && pick(data.nulls, new Uint8Array(order.length));
-  if (data.kind === "number") return { ...data, values: pick(data.values, new Float64Array(order.length)), nulls };
-  return { ...data, values: pick(data.values, new Uint8Array(order.length)), nulls };
-}
-
-/**
- * The column's values for JavaScript predicates, or null when only polars may test it (its dtype, NaN).
- * With `order`, value j is the value of row order[j]: a hop then reads the edges of a node in sequence rather
- * than all over the table.
- */
-export function columnData(frame: pl.DataFrame, column: string, order?: Int32Array): ColumnData | null {
-  const data = cached(tables, frame, column, () => read(frame, column));
-  if (order === undefined || data === null) return data;
-  return cached(reordered, order, column, () => permute(data, order));
+/** The column's values for JavaScript predicates, or null when only polars may test it (its dtype, NaN). */
+export function columnData(frame: pl.DataFrame, column: string): ColumnData | null {
+  return cached(tables, frame, column, () => read(frame, column));
 }

@@ -8,6 +8,7 @@ import type { FilterDict, FilterValue, Predicate, Scalar } from "../ast.ts";
 import { filterExpr, nonNull } from "../filter-expr.ts";
 import { absentColumnPasses } from "../strictness.ts";
 import { type ColumnData, columnData } from "./columns.ts";
+import { scratch } from "./row-sets.ts";
 
 /** Clears pass[i] for each of rows[0..n) that fails; rows already cleared stay cleared. */
 export type RowFilter = (rows: Int32Array, n: number, pass: Uint8Array) => void;
@@ -137,32 +138,23 @@ function polarsMask(frame: pl.DataFrame, column: string, value: FilterValue, pat
   return frame.select(expr.fillNull(false).cast(pl.UInt8).alias("__gfql_mask")).getColumn("__gfql_mask").toTypedArray() as Uint8Array;
 }
 
-/**
- * A filter testing positions of `order` (rows when undefined) against a row mask: through the order for each
- * position tested, instead of a copy of the mask in that order (as long as the table, for a query that may test a
- * few hundred positions).
- */
-function maskFilter(mask: Uint8Array, order: Int32Array | undefined): RowFilter {
-  if (order === undefined) {
-    return (rows, n, pass) => {
-      for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
-    };
-  }
+/** A filter testing rows against a row mask. */
+function maskFilter(mask: Uint8Array): RowFilter {
   return (rows, n, pass) => {
-    for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[order[rows[i] as number] as number] !== 1) pass[i] = 0;
+    for (let i = 0; i < n; i++) if (pass[i] === 1 && mask[rows[i] as number] !== 1) pass[i] = 0;
   };
 }
 
 /**
- * The JavaScript filter over the column's values in `order`, made on its first use: the copy of the column in
- * that order (columns.ts) is made once per table, by the first query that reads through it, not by every query
- * that compiles a filter it may not run (a hop from a large frontier tests edges in row order).
+ * `filter` testing positions of `order` (row order[j] at position j): the positions are mapped to rows once per
+ * call, for all the entries, instead of keeping a copy of each column in every order (as long as the table, and
+ * made by the first query that reads it).
  */
-function lazily(make: () => RowFilter): RowFilter {
-  let filter: RowFilter | undefined;
+function through(order: Int32Array, filter: RowFilter): RowFilter {
   return (rows, n, pass) => {
-    filter ??= make();
-    filter(rows, n, pass);
+    const mapped = scratch.int32(n);
+    for (let i = 0; i < n; i++) mapped[i] = order[rows[i] as number] as number;
+    filter(mapped, n, pass);
   };
 }
 
@@ -170,7 +162,7 @@ function lazily(make: () => RowFilter): RowFilter {
  * Batch tests of rows of `frame` for every entry of `filter`, one per order given (null when the dict is empty):
  * with an order the filter tests positions j of it (row order[j]) instead of rows, and `undefined` means rows.
  * Entries are checked in order, so the first bad one is the error, as filterExpr reports it; an entry polars
- * evaluates is evaluated once for all the orders.
+ * evaluates is evaluated once, over the whole table.
  */
 export function rowFilters(
   frame: pl.DataFrame,
@@ -180,7 +172,7 @@ export function rowFilters(
 ): Array<RowFilter | null> {
   const entries = Object.entries(filter);
   if (entries.length === 0) return orders.map(() => null);
-  const filters: RowFilter[][] = orders.map(() => []);
+  const filters: RowFilter[] = [];
   const columns = frame.columns;
   let none = false;
   for (const [column, value] of entries) {
@@ -189,23 +181,12 @@ export function rowFilters(
       if (!absentColumnPasses(column, value, path)) none = true;
       continue;
     }
-    let rowMask: Uint8Array | undefined;
-    // whether JavaScript may test the entry depends on the column alone, not on the order it is read in
     const data = columnData(frame, column);
-    const js = data && entryFilter(data, value);
-    orders.forEach((order, i) => {
-      if (js)
-        filters[i]?.push(
-          order === undefined ? js : lazily(() => entryFilter(columnData(frame, column, order) as ColumnData, value) as RowFilter),
-        );
-      else {
-        rowMask ??= polarsMask(frame, column, value, path);
-        filters[i]?.push(maskFilter(rowMask, order));
-      }
-    });
+    filters.push((data && entryFilter(data, value)) ?? maskFilter(polarsMask(frame, column, value, path)));
   }
   if (none) return orders.map(() => noRow);
-  return filters.map(all);
+  const rows = all(filters) as RowFilter;
+  return orders.map((order) => (order === undefined ? rows : through(order, rows)));
 }
 
 /** The filter no row passes. */

@@ -1,6 +1,7 @@
 // Narrowing a whole-table filter by a range: a numeric column's non-null rows sorted by value (built once per
 // column and kept with the table), so `score < 10` finds its rows by binary search instead of testing every row.
-// The rows found are only candidates: the filter itself still tests each of them.
+// The first query over a column scans it instead (a scan costs a fraction of the sort, which only later queries
+// repay). The rows found are only candidates: the filter itself still tests each of them.
 
 import type pl from "nodejs-polars";
 import type { FilterDict, FilterValue, Predicate } from "../ast.ts";
@@ -9,6 +10,8 @@ import { type ColumnData, columnData } from "./columns.ts";
 type NumberData = Extract<ColumnData, { kind: "number" }>;
 
 const orders = new WeakMap<NumberData, { rows: Int32Array; values: Float64Array }>();
+/** Columns a range was found in once already (by a scan). */
+const scanned = new WeakSet<NumberData>();
 
 /** The column's non-null rows in ascending value order, with their values in the same order. */
 function sortedOf(data: NumberData): { rows: Int32Array; values: Float64Array } {
@@ -37,6 +40,34 @@ function lowerBound(values: Float64Array, t: number, strict: boolean): number {
 }
 
 type Range = { low?: { t: number; strict: boolean }; high?: { t: number; strict: boolean } };
+
+/** The non-null rows whose value is in the range, in row order, by one pass over the column. */
+function scan(data: NumberData, range: Range): Int32Array {
+  const { values, nulls } = data;
+  const lo = range.low?.t ?? Number.NEGATIVE_INFINITY;
+  const hi = range.high?.t ?? Number.POSITIVE_INFINITY;
+  const loStrict = range.low?.strict ?? false;
+  const hiStrict = range.high?.strict ?? false;
+  const inRange = (v: number) => (loStrict ? v > lo : v >= lo) && (hiStrict ? v < hi : v <= hi);
+  let n = 0;
+  for (let r = 0; r < values.length; r++) if (nulls?.[r] !== 1 && inRange(values[r] as number)) n++;
+  const rows = new Int32Array(n);
+  n = 0;
+  for (let r = 0; r < values.length; r++) if (nulls?.[r] !== 1 && inRange(values[r] as number)) rows[n++] = r;
+  return rows;
+}
+
+/** The rows in the range: by a scan the first time the column is asked, through its sorted order after. */
+function rowsIn(data: NumberData, range: Range): Int32Array {
+  if (!orders.has(data) && !scanned.has(data)) {
+    scanned.add(data);
+    return scan(data, range);
+  }
+  const sorted = sortedOf(data);
+  const lo = range.low ? lowerBound(sorted.values, range.low.t, range.low.strict) : 0;
+  const hi = range.high ? lowerBound(sorted.values, range.high.t, !range.high.strict) : sorted.values.length;
+  return sorted.rows.subarray(lo, Math.max(lo, hi));
+}
 
 function rangeOf(p: Predicate): Range | null {
   const num = (v: unknown) => (typeof v === "number" ? v : null);
@@ -82,10 +113,7 @@ export function candidateRows(frame: pl.DataFrame, filter: FilterDict): Int32Arr
     if (data?.kind !== "number") continue;
     // a negative operand on an unsigned column is left to polars (see row-filter.ts)
     if ((range.low && data.unsigned && range.low.t < 0) || (range.high && data.unsigned && range.high.t < 0)) continue;
-    const sorted = sortedOf(data);
-    const lo = range.low ? lowerBound(sorted.values, range.low.t, range.low.strict) : 0;
-    const hi = range.high ? lowerBound(sorted.values, range.high.t, !range.high.strict) : sorted.values.length;
-    const rows = sorted.rows.subarray(lo, Math.max(lo, hi));
+    const rows = rowsIn(data, range);
     if (best === null || rows.length < best.length) best = rows;
   }
   return best !== null && best.length <= frame.height / 4 ? best : null;
