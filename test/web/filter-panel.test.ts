@@ -1,6 +1,7 @@
 // The Filters panel in Chromium (harness): it lists the node and edge columns the field filters let the inspector
 // show, each histogram's counts equal counts worked out here from the fixture's rows, and a range (typed or brushed)
-// or ticked values hide exactly the non-matching nodes and their links, on the canvas and in the page's state.
+// or ticked values hide exactly the non-matching nodes and their links, on the canvas and in the page's state; the
+// labels of hidden nodes go with them.
 import { mkdirSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { join } from "node:path";
@@ -26,6 +27,7 @@ describe.skipIf(!available)(title, () => {
   const fixture = withLayout(smallGraphFixture());
   const scores = [...(fixture.nodes.getChild("score")?.toArray() ?? [])] as number[];
   const groups = [...(fixture.nodes.getChild("group")?.toArray() ?? [])] as string[];
+  const names = [...(fixture.nodes.getChild("name")?.toArray() ?? [])] as string[];
   const ids = [...(fixture.nodes.getChild("id")?.toArray() ?? [])] as number[];
   const sources = [...(fixture.edges.getChild("src")?.toArray() ?? [])] as number[];
   const destinations = [...(fixture.edges.getChild("dst")?.toArray() ?? [])] as number[];
@@ -140,6 +142,34 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => state("filterHiddenNodes"), soon).toBe("0");
     const restored = await drawnPixels();
     expect(Math.abs(restored.count - before.count)).toBeLessThan(before.count * 0.05);
+  });
+
+  it("the labels of hidden nodes go with them", async () => {
+    const briefly = { timeout: 8_000, interval: 200 };
+    const shownLabels = () =>
+      page
+        .locator("#labels .label")
+        .evaluateAll((items) =>
+          items.filter((item) => (item as HTMLElement).style.display !== "none").map((item) => item.textContent ?? ""),
+        );
+    // Labels go to the largest nodes first (sized by score): a maximum of 5 hides the labelled ones.
+    const outside = (row: number) => !((scores[row] ?? Number.NaN) <= 5);
+    const hiddenNames = new Set(names.filter((_name, row) => outside(row)));
+    await expect.poll(async () => (await shownLabels()).filter((label) => hiddenNames.has(label)).length, soon).toBeGreaterThan(3);
+    // The panel open (this test also runs alone).
+    if (await page.locator("#filter-panel").isHidden()) await page.locator("#filters-toggle").click();
+    const block = page.locator('#filter-panel .filter-column[data-column="score"]');
+    await block.waitFor(soon);
+    await block.locator(".filter-max").fill("5");
+    await block.locator(".filter-max").press("Enter");
+    await block.locator(".filter-max").blur();
+    await expect.poll(() => state("filterHiddenNodes"), soon).toBe(String(scores.filter((_score, row) => outside(row)).length));
+    await expect.poll(async () => (await shownLabels()).filter((label) => hiddenNames.has(label)), briefly).toEqual([]);
+    // The shown nodes are labelled instead.
+    expect((await shownLabels()).length).toBeGreaterThan(3);
+    await page.locator("#filter-clear").click();
+    await expect.poll(() => state("filterHiddenNodes"), soon).toBe("0");
+    await expect.poll(async () => (await shownLabels()).filter((label) => hiddenNames.has(label)).length, soon).toBeGreaterThan(3);
   });
 
   it("brushing bars keeps their range, and ticked values keep those values", async () => {

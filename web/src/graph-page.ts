@@ -235,6 +235,7 @@ class GraphPage {
       model: () => this.model,
       apply: (layer) => {
         this.filterLayer = layer;
+        this.labels.setHidden(layer ? this.filterPanel.hidden()?.nodes : undefined);
         this.paintCollections(this.collectionLayers);
       },
       changed: (filters) => this.onFiltersChanged?.(filters),

@@ -33,6 +33,8 @@ export type LabelLayer = {
   setSelected(index: number | undefined): void;
   /** Nodes in the current highlight; other labels fade with their nodes. Undefined: no highlight. */
   setHighlighted(indices: readonly number[] | undefined): void;
+  /** Nodes the filters hide (1 per hidden node row; read, never copied): they get no label. Undefined: none. */
+  setHidden(mask: Uint8Array | undefined): void;
   /** Whether labels show at all (the labels control). */
   setShown(shown: boolean): void;
   /** The text of a node's label: another column's (the labels control), or undefined for the bound label. */
@@ -52,6 +54,9 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
   let hovered: number | undefined;
   let selected: number | undefined;
   let highlighted: Set<number> | undefined;
+  let hidden: Uint8Array | undefined;
+  /** Whether the filters hide the node (a mask of another graph's length hides nothing). */
+  const isHidden = (index: number) => hidden !== undefined && hidden.length === model?.topology.nodeCount && hidden[index] === 1;
   const slots: Slot[] = [];
   /**
    * The hovered node's ring, drawn here rather than on the canvas: a hover then never waits for a WebGL frame (seconds
@@ -146,7 +151,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     const next: number[] = [];
     for (const index of visibleCandidates(grid, positions, model.style.node.priority, view)) {
       if (next.length >= budget) break;
-      if (index === hovered || index === selected || textOf(index) === "") continue;
+      if (index === hovered || index === selected || isHidden(index) || textOf(index) === "") continue;
       const box = boxOf(index);
       if (!box || box[2] > width || box[0] < 0 || box[1] < TOP_BAR || box[3] > height || placed.overlaps(box)) continue;
       placed.add(box);
@@ -177,7 +182,7 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
       chosenAt = now;
       drawnKey = "";
     }
-    const ordered = [...new Set([hovered, selected, ...standing].filter((i): i is number => i !== undefined))];
+    const ordered = [...new Set([hovered, selected, ...standing].filter((i): i is number => i !== undefined && !isHidden(i)))];
     const key = `${viewKey}|${ordered.join(",")}|${highlighted ? [...highlighted].join(",") : "-"}`;
     if (key === drawnKey) return;
     drawnKey = key;
@@ -244,6 +249,13 @@ export function createLabelLayer(root: HTMLElement): LabelLayer {
     },
     setSelected(index) {
       selected = index;
+    },
+    setHidden(mask) {
+      if (mask === hidden) return;
+      hidden = mask;
+      // Chosen afresh at the next frame, without the hidden nodes.
+      chosenKey = "";
+      drawnKey = "";
     },
     setHighlighted(indices) {
       highlighted = indices ? new Set(indices) : undefined;
