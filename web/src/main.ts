@@ -1,5 +1,6 @@
 // Entry point of graph.html: finds the page's elements, reads its URL and starts the graph page.
 
+import { attachAssistantToken } from "./assistant-token.ts";
 import { type PageElements, startGraphPage } from "./graph-page.ts";
 import { createHelpOverlay } from "./help-overlay.ts";
 import { readPageParams } from "./page-params.ts";
@@ -70,6 +71,8 @@ function fail(message: string): void {
 const tools = document.querySelector<HTMLElement>(".topbar .tools");
 if (tools) createThemeToggle(tools);
 createHelpOverlay(tools);
+// Only for a single-use link's session (its caller has a grant): the read-only token for an assistant.
+void attachAssistantToken(tools);
 const topbar = document.querySelector<HTMLElement>(".topbar");
 if (topbar) createResponsiveLayout(topbar);
 
