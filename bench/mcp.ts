@@ -3,9 +3,11 @@
 // personal key, while the owner's page (a graphql-ws subscription) keeps the session open. Prints p50, p99 and calls/s.
 // Every call asks a question never asked before in the run (a window of node ids that moves from call to call, all
 // windows the same width, so every question is of the same size); the answer cache is shown by a row of its own,
-// last, asking one question again and again. The load average is printed before and after.
+// last, asking one question again and again. The load average is printed before and after, and each row's server CPU
+// per call (main thread and workers, from /proc) beside its wall-clock figures.
 // Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40; 1 client makes 3x as
 // many calls, 64 clients half as many each).
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import os from "node:os";
@@ -105,6 +107,19 @@ const percentile = (values: number[], p: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
 };
 
+/**
+ * CPU the server process (its main thread and GFQL workers) spent, in ms, from /proc (Linux; NaN elsewhere): per
+ * call, it tells what a call costs the server when other work on the machine stretches the wall-clock figures.
+ */
+const serverCpuMs = (): number => {
+  try {
+    const fields = readFileSync(`/proc/${bench.server.child.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
+
 const load = () =>
   os
     .loadavg()
@@ -168,8 +183,8 @@ try {
   const loadBefore = load();
 
   lines.push(
-    `| tool call (${(EDGES / 1e6).toFixed(1)}M edges) | clients | calls | p50 ms | p99 ms | calls/s |`,
-    "|---|---:|---:|---:|---:|---:|",
+    `| tool call (${(EDGES / 1e6).toFixed(1)}M edges) | clients | calls | p50 ms | p99 ms | calls/s | server CPU ms/call |`,
+    "|---|---:|---:|---:|---:|---:|---:|",
   );
   for (const [label, make] of cases) {
     for (const clients of [1, 16, 64]) {
@@ -178,6 +193,7 @@ try {
       // one untimed call per client first (its transport session's first tool call), a question of its own too
       await Promise.all(callers.map((call) => call(...make())));
       const latencies: number[] = [];
+      const cpuBefore = serverCpuMs();
       const start = performance.now();
       await Promise.all(
         callers.map(async (call) => {
@@ -185,8 +201,9 @@ try {
         }),
       );
       const seconds = (performance.now() - start) / 1000;
+      const cpuPerCall = (serverCpuMs() - cpuBefore) / latencies.length;
       lines.push(
-        `| ${label} | ${clients} | ${latencies.length} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${(latencies.length / seconds).toFixed(1)} |`,
+        `| ${label} | ${clients} | ${latencies.length} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${(latencies.length / seconds).toFixed(1)} | ${cpuPerCall.toFixed(2)} |`,
       );
       console.error(lines.at(-1));
     }
