@@ -4,6 +4,7 @@
 // errors, and the server's memory (its RSS plus its parser processes') averaged over the first and the last ten
 // seconds. Every request is checked; the run fails (exit 1) on any error.
 // Run: node bench/load.ts [--seconds 60] [--connections 64] [--uploads 20] [--upload-rows 20000] [--rate-limits]
+// BENCH_SERVER_LOG=<file> keeps the server's log lines (one per request).
 // (--rate-limits keeps the default RATE_LIMIT_* limits, which a single load generator's address soon reaches; without
 // it they are off, so the figures are the service's throughput).
 import { readFileSync, writeFileSync } from "node:fs";
@@ -12,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { createClient } from "graphql-ws";
 import { startServer } from "../test/helpers/server-process.ts";
 
 const { values: flags } = parseArgs({
@@ -33,6 +35,7 @@ if (![SECONDS, CONNECTIONS, UPLOADS, UPLOAD_ROWS].every((n) => Number.isInteger(
   process.exit(2);
 }
 
+const METRICS_TOKEN = "bench-load-metrics-token";
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-load-"));
 const noLimits = Object.fromEntries(
   ["LOGIN", "UPLOAD", "QUERY"].flatMap((kind) =>
@@ -44,6 +47,7 @@ const server = await startServer({
   ADMIN_USERNAME: "bench",
   ADMIN_PASSWORD: "bench-password",
   LOG_LEVEL: "info", // as in production: one access log line per request
+  METRICS_TOKEN,
   ...(flags["rate-limits"] ? {} : noLimits),
 });
 const base = server.url;
@@ -84,19 +88,26 @@ async function uploadFile(token: string, csv: string): Promise<string> {
   return String(file.file_id);
 }
 
-/** Memory of the server and its children (parser processes), from /proc. */
-function serverRss(pid: number): number {
+/** Resident memory of the server alone and of its children (parser processes), from /proc. */
+function serverRss(pid: number): { server: number; children: number } {
   let children: number[] = [];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {}
-  return [pid, ...children].reduce((sum, p) => {
+  const rss = (p: number) => {
     try {
-      return sum + Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) * 1024;
+      return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, "utf8"))?.[1] ?? 0) * 1024;
     } catch {
-      return sum;
+      return 0;
     }
-  }, 0);
+  };
+  return { server: rss(pid), children: children.reduce((sum, p) => sum + rss(p), 0) };
+}
+
+/** The server's V8 heap in use, from its own /metrics. */
+async function serverHeap(): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
 }
 
 const percentile = (values: number[], p: number) => {
@@ -106,6 +117,7 @@ const percentile = (values: number[], p: number) => {
 const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
 
 let failed = false;
+let stopPage = () => {};
 try {
   // Setup: users, a dataset with a live session, a personal key and a tool-endpoint session.
   const admin = await login("bench", "bench-password");
@@ -136,6 +148,12 @@ try {
     {
       d: datasetId,
     },
+  );
+  // The owner's page stays connected (a session whose owner left answers the tool endpoint 410).
+  const page = createClient({ url: `${base.replace("http", "ws")}/graphql`, connectionParams: { authorization: `Bearer ${owner}` } });
+  stopPage = page.subscribe(
+    { query: "subscription($id: ID!) { vizSessionChanged(id: $id) { kind } }", variables: { id: openVizSession.id } },
+    { next: () => {}, error: (error) => console.error("owner page:", error), complete: () => {} },
   );
   const { createPersonalKey } = await gql<{ createPersonalKey: { credential: string } }>(
     owner,
@@ -245,8 +263,14 @@ try {
   })();
 
   const pid = server.child.pid as number;
-  const memory: number[] = [];
-  const sampler = setInterval(() => memory.push(serverRss(pid)), 1000);
+  const memory: { server: number; children: number; heap: number }[] = [];
+  const sampler = setInterval(() => {
+    const rss = serverRss(pid);
+    void serverHeap().then(
+      (heap) => memory.push({ ...rss, heap }),
+      () => memory.push({ ...rss, heap: Number.NaN }),
+    );
+  }, 1000);
   const loadBefore = os.loadavg()[0] ?? 0;
   const results = await Promise.all(
     surfaces.map((surface) =>
@@ -284,14 +308,24 @@ try {
   );
   const window = Math.min(10, Math.floor(memory.length / 2));
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
-  const first = mean(memory.slice(0, window));
-  const last = mean(memory.slice(-window));
+  const change = (pick: (m: (typeof memory)[number]) => number) => {
+    const first = mean(memory.slice(0, window).map(pick));
+    const last = mean(memory.slice(-window).map(pick));
+    return `${mib(first)} -> ${mib(last)} MiB (${(((last - first) / first) * 100).toFixed(1)}%)`;
+  };
   rows.push(
     "",
-    `server memory (RSS, server + parser processes), mean of ${window} one-second samples: first ${mib(first)} MiB, last ${mib(last)} MiB (${(((last - first) / first) * 100).toFixed(1)}%)`,
+    `memory, mean of the first ${window} vs the last ${window} one-second samples: server RSS ${change((m) => m.server)}, server V8 heap used ${change((m) => m.heap)}, parser processes RSS ${change((m) => m.children)}`,
     `errors: ${errors}`,
   );
   if (uploadErrors.length > 0) rows.push(`upload errors (first 3): ${uploadErrors.slice(0, 3).join(" | ")}`);
+  // Which answers failed, from the server's access log lines.
+  const failures = new Map<string, number>();
+  for (const line of server.logs.join("").split("\n")) {
+    const match = /"msg":"request".*"route":"([^"]*)","status":(\d+)/.exec(line);
+    if (match && Number(match[2]) >= 400) failures.set(`${match[1]} ${match[2]}`, (failures.get(`${match[1]} ${match[2]}`) ?? 0) + 1);
+  }
+  if (failures.size > 0) rows.push(`failed answers by route and status: ${[...failures].map(([k, n]) => `${k}: ${n}`).join(", ")}`);
   console.log(rows.join("\n"));
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, `${rows.join("\n")}\n`);
   failed = errors > 0;
@@ -300,6 +334,8 @@ try {
   console.error(server.logs.join("").slice(-4000));
   failed = true;
 } finally {
+  stopPage();
+  if (process.env.BENCH_SERVER_LOG) writeFileSync(process.env.BENCH_SERVER_LOG, server.logs.join(""));
   await server.stop();
   await rm(work, { recursive: true, force: true });
 }

@@ -53,8 +53,13 @@ export function withObservability<E>(
       try {
         answer = route === "/metrics" ? await serveMetrics(request, options) : await handler(request, env);
       } catch (error) {
-        logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
-        answer = errorAnswer(500, "INTERNAL", `internal error (request ${scope.requestId})`);
+        if (request.signal.aborted) {
+          // The caller went away mid-request (its body cut short): nobody to answer, nothing broken here.
+          answer = new Response(null, { status: 499 });
+        } else {
+          logger.error("unexpected error", { error: error instanceof Error ? error.stack : String(error) });
+          answer = errorAnswer(500, "INTERNAL", `internal error (request ${scope.requestId})`);
+        }
       }
       const seconds = (performance.now() - started) / 1000;
       metrics.observeRequest(request.method, route, answer.status, seconds);

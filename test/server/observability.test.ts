@@ -161,4 +161,24 @@ describe("/metrics without METRICS_TOKEN", () => {
     expect(((await answer.json()) as { error: { code: string } }).error.code).toBe("INTERNAL");
     expect(lines.map((line) => JSON.parse(line).requestId)).toEqual(["r-500", "r-500"]);
   });
+
+  it("a request its caller abandoned is logged as 499, not as an error", async () => {
+    const lines: string[] = [];
+    const caller = new AbortController();
+    const handler = withObservability(
+      async () => {
+        caller.abort();
+        throw new Error("Client connection prematurely closed.");
+      },
+      {
+        logger: createLogger("info", (line) => lines.push(line)),
+        metrics: createMetrics(),
+        routePattern: createRoutePattern(),
+        metricsToken: undefined,
+      },
+    );
+    const answer = await handler(new Request("http://t/graphql", { method: "POST", body: "{}", signal: caller.signal }), {});
+    expect(answer.status).toBe(499);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: "info", msg: "request", status: 499 })]);
+  });
 });
