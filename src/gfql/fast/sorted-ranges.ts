@@ -3,7 +3,7 @@
 // The first query over a column scans it instead (a scan costs a fraction of the sort, which only later queries
 // repay). The rows found are only candidates: the filter itself still tests each of them.
 
-import type pl from "nodejs-polars";
+import pl from "nodejs-polars";
 import type { FilterDict, FilterValue, Predicate } from "../ast.ts";
 import { type ColumnData, columnData } from "./columns.ts";
 
@@ -13,14 +13,21 @@ const orders = new WeakMap<NumberData, { rows: Int32Array; values: Float64Array 
 /** Columns a range was found in once already (by a scan). */
 const scanned = new WeakSet<NumberData>();
 
-/** The column's non-null rows in ascending value order, with their values in the same order. */
-function sortedOf(data: NumberData): { rows: Int32Array; values: Float64Array } {
+/**
+ * The column's non-null rows in ascending value order, with their values in the same order: polars' argsort of
+ * the column (several times faster than a JavaScript sort with a comparator), nulls last and dropped.
+ */
+function sortedOf(data: NumberData, series: () => pl.Series): { rows: Int32Array; values: Float64Array } {
   let sorted = orders.get(data);
   if (sorted === undefined) {
     const { values, nulls } = data;
-    const rows = Int32Array.from({ length: values.length }, (_, i) => i).filter((r) => nulls?.[r] !== 1);
-    rows.sort((a, b) => (values[a] as number) - (values[b] as number));
-    sorted = { rows, values: Float64Array.from(rows, (r) => values[r] as number) };
+    const order = series().argSort({ descending: false, nullsLast: true }).cast(pl.Int32).toTypedArray() as Int32Array;
+    let n = order.length;
+    while (n > 0 && nulls?.[order[n - 1] as number] === 1) n--;
+    const rows = order.slice(0, n);
+    const inOrder = new Float64Array(n);
+    for (let i = 0; i < n; i++) inOrder[i] = values[rows[i] as number] as number;
+    sorted = { rows, values: inOrder };
     orders.set(data, sorted);
   }
   return sorted;
@@ -58,12 +65,12 @@ function scan(data: NumberData, range: Range): Int32Array {
 }
 
 /** The rows in the range: by a scan the first time the column is asked, through its sorted order after. */
-function rowsIn(data: NumberData, range: Range): Int32Array {
+function rowsIn(data: NumberData, range: Range, series: () => pl.Series): Int32Array {
   if (!orders.has(data) && !scanned.has(data)) {
     scanned.add(data);
     return scan(data, range);
   }
-  const sorted = sortedOf(data);
+  const sorted = sortedOf(data, series);
   const lo = range.low ? lowerBound(sorted.values, range.low.t, range.low.strict) : 0;
   const hi = range.high ? lowerBound(sorted.values, range.high.t, !range.high.strict) : sorted.values.length;
   return sorted.rows.subarray(lo, Math.max(lo, hi));
@@ -113,7 +120,7 @@ export function candidateRows(frame: pl.DataFrame, filter: FilterDict): Int32Arr
     if (data?.kind !== "number") continue;
     // a negative operand on an unsigned column is left to polars (see row-filter.ts)
     if ((range.low && data.unsigned && range.low.t < 0) || (range.high && data.unsigned && range.high.t < 0)) continue;
-    const rows = rowsIn(data, range);
+    const rows = rowsIn(data, range, () => frame.getColumn(column));
     if (best === null || rows.length < best.length) best = rows;
   }
   return best !== null && best.length <= frame.height / 4 ? best : null;
