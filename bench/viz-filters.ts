@@ -2,7 +2,8 @@
 // headless Chromium with software WebGL, for random graphs (served by the page's test harness) whose nodes have a
 // datetime column: a timebar step (its click handler, where the hidden rows and paint layer are worked out, and from
 // the click to the next animation frame), opening the filter table (its columns read and the passing rows listed),
-// sorting it by the time column, and the toolbar's CSV of the filtered graph (click to download). Medians and slowest
+// sorting it by the time column, the toolbar's CSV of the filtered graph (click to download), and a color change from
+// the Encodings panel (nodes colored by another column, until its legend shows and a frame followed). Medians and slowest
 // of 5 (the table's first opening: once), each from a page at rest (no canvas frame for a second).
 // Run: node bench/viz-filters.ts [edges,...] [--renderer=swiftshader|llvmpipe]
 
@@ -128,6 +129,24 @@ try {
         await Promise.all([page.waitForEvent("download", { timeout: 300_000 }), page.locator("#export-csv").click()]);
         exports.push(performance.now() - t0);
       }
+      await page.locator("#encodings-toggle").click();
+      const colors: number[] = [];
+      for (let k = 0; k < REPEATS; k++) {
+        const column = k % 2 === 0 ? "size" : "community";
+        await settle(page);
+        colors.push(
+          await page.evaluate(async (column) => {
+            const select = document.getElementById("encoding-nodeColor") as HTMLSelectElement;
+            const t0 = performance.now();
+            select.value = column;
+            select.dispatchEvent(new Event("change"));
+            const legend = document.getElementById("legend");
+            while (!legend?.textContent?.includes(`· ${column}`)) await new Promise((resolve) => setTimeout(resolve, 5));
+            await new Promise((resolve) => requestAnimationFrame(() => resolve(undefined)));
+            return performance.now() - t0;
+          }, column),
+        );
+      }
       const passing = await page.evaluate(() => document.getElementById("filter-table")?.dataset.rows ?? "?");
       rows.push([
         edges.toLocaleString("en-US"),
@@ -137,6 +156,7 @@ try {
         String(Math.round(open)),
         stats(sorts),
         stats(exports),
+        stats(colors),
       ]);
     } finally {
       await context.close();
@@ -160,6 +180,7 @@ const header = [
   "table open (once)",
   "table sort",
   "CSV of filtered graph",
+  "color by column: to legend and frame",
 ];
 console.log(`| ${header.join(" | ")} |\n|${header.map(() => "---").join("|")}|`);
 for (const row of rows) console.log(`| ${row.join(" | ")} |`);

@@ -187,10 +187,14 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       noteOverview(100);
     },
     setArrows(on) {
+      // The page sets the arrows after every encoding change: the same again draws nothing.
+      if (on === arrows) return;
       arrows = on;
       if (!graph) return;
+      // cosmos.gl's setConfigPartial brings the arrow buffer up to date itself; render() would rebuild the whole
+      // graph's data (adjacency lists over every link), so only a frame is asked for.
       graph.setConfigPartial({ linkDefaultArrows: on });
-      graph.render();
+      governor?.wake();
     },
     applyStyle(style) {
       if (!graph || !drawn) return;
