@@ -4,6 +4,7 @@
 // errors, and the server's memory (its RSS plus its parser processes') averaged over the first and the last ten
 // seconds. Every request is checked; the run fails (exit 1) on any error.
 // Run: node bench/load.ts [--seconds 60] [--connections 64] [--uploads 20] [--upload-rows 20000] [--rate-limits]
+//        [--only rest|graphql|mcp]   (every connection on one surface: which one holds memory)
 // BENCH_SERVER_LOG=<file> keeps the server's log lines (one per request).
 // (--rate-limits keeps the default RATE_LIMIT_* limits, which a single load generator's address soon reaches; without
 // it they are off, so the figures are the service's throughput).
@@ -23,6 +24,7 @@ const { values: flags } = parseArgs({
     uploads: { type: "string", default: "20" },
     "upload-rows": { type: "string", default: "20000" },
     "rate-limits": { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const SECONDS = Number(flags.seconds);
@@ -184,7 +186,9 @@ try {
     { type: "Edge", direction: "forward", hops: 1 },
     { type: "Node" },
   ]);
-  const share = (n: number) => Math.floor(CONNECTIONS / 3) + (n < CONNECTIONS % 3 ? 1 : 0);
+  const ONLY = ["rest", "graphql", "mcp"].indexOf(flags.only ?? "");
+  if (flags.only !== undefined && ONLY < 0) throw new Error("--only takes rest, graphql or mcp");
+  const share = (n: number) => (ONLY >= 0 ? (n === ONLY ? CONNECTIONS : 0) : Math.floor(CONNECTIONS / 3) + (n < CONNECTIONS % 3 ? 1 : 0));
   const surfaces: { name: string; connections: number; requests: autocannon.Request[] }[] = [
     {
       name: "REST (files list, dataset)",
@@ -272,8 +276,9 @@ try {
     );
   }, 1000);
   const loadBefore = os.loadavg()[0] ?? 0;
+  const active = surfaces.filter((surface) => surface.connections > 0);
   const results = await Promise.all(
-    surfaces.map((surface) =>
+    active.map((surface) =>
       autocannon({
         url: base,
         connections: surface.connections,
@@ -289,13 +294,13 @@ try {
   await uploadLoop;
 
   const rows = [
-    `load: ${CONNECTIONS} connections for ${SECONDS} s (${surfaces.map((s) => s.connections).join(" + ")}), ${UPLOADS} parallel uploads of ${UPLOAD_ROWS} rows by ${USERS} users; rate limits ${flags["rate-limits"] ? "on" : "off"}; load average ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${os.cpus().length} cores`,
+    `load: ${CONNECTIONS} connections for ${SECONDS} s (${active.map((s) => s.connections).join(" + ")}), ${UPLOADS} parallel uploads of ${UPLOAD_ROWS} rows by ${USERS} users; rate limits ${flags["rate-limits"] ? "on" : "off"}; load average ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${os.cpus().length} cores`,
     "",
     "| surface | clients | requests | req/s | p50 ms | p99 ms | errors | non-2xx | timeouts |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   let errors = 0;
-  surfaces.forEach((surface, i) => {
+  active.forEach((surface, i) => {
     const r = results[i] as autocannon.Result;
     errors += r.errors + r.non2xx + r.timeouts;
     rows.push(
