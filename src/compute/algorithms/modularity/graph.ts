@@ -11,7 +11,8 @@ export type WGraph = {
    */
   start: Int32Array;
   nbr: Int32Array;
-  w: Float64Array | null;
+  /** Float64 in general; Int32 on aggregates of integer weights (their sums are exact in both: same numbers, half the bytes). */
+  w: Float64Array | Int32Array | null;
   /** Twice the weight of v's self-loops (a loop adds 2w to A_vv, as igraph counts it). */
   loop: Float64Array;
   /** Strength of v: the sum of its row of A (loops counted twice). */
@@ -118,16 +119,21 @@ export function renumber(membership: Int32Array): number {
 /**
  * Room for an aggregate graph's entries, reused level after level: a multilevel run writes level L's graph into
  * one of two spaces (L % 2) while reading level L - 1's from the other, so its coarse graphs take two arrays of
- * each kind in all instead of new ones per level (left to the garbage collector's timing).
+ * each kind in all instead of new ones per level (left to the garbage collector's timing). The weights' bytes are
+ * read as float64 or, for integer weights, as int32.
  */
-export type AggregateSpace = { nbr: Int32Array; w: Float64Array };
+export type AggregateSpace = { nbr: Int32Array; w: ArrayBuffer };
 
-export const aggregateSpace = (): AggregateSpace => ({ nbr: new Int32Array(0), w: new Float64Array(0) });
+export const aggregateSpace = (): AggregateSpace => ({ nbr: new Int32Array(0), w: new ArrayBuffer(0) });
+
+/** Past this an aggregate of integer weights keeps float64 weights (an int32 sum could overflow). */
+const INT_WEIGHT_LIMIT = 2 ** 31 - 1;
 
 /**
  * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
  * community turned into its self-loop weight. Strengths and the total carry over. With `space` (never the one
  * g's own entries lie in), the entries are written there (grown when too small) instead of into new arrays.
+ * Integer weights (none, or int32) sum to integers: the aggregate keeps them as int32 while every sum fits.
  */
 export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: AggregateSpace): WGraph {
   const { n } = g;
@@ -166,18 +172,19 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
   }
   seen.fill(-1);
   const entries = start[k] as number;
+  // Every aggregate weight is at most half the total (each edge counted at both ends).
+  const integral = (g.w === null || g.w instanceof Int32Array) && g.total <= INT_WEIGHT_LIMIT;
+  const wBytes = entries * (integral ? 4 : 8);
   let nbr: Int32Array;
-  let w: Float64Array;
+  let w: Float64Array | Int32Array;
   if (space) {
-    if (space.nbr.length < entries) {
-      space.nbr = new Int32Array(entries);
-      space.w = new Float64Array(entries);
-    }
+    if (space.nbr.length < entries) space.nbr = new Int32Array(entries);
+    if (space.w.byteLength < wBytes) space.w = new ArrayBuffer(wBytes);
     nbr = space.nbr.subarray(0, entries);
-    w = space.w.subarray(0, entries);
+    w = integral ? new Int32Array(space.w, 0, entries) : new Float64Array(space.w, 0, entries);
   } else {
     nbr = new Int32Array(entries);
-    w = new Float64Array(entries);
+    w = integral ? new Int32Array(entries) : new Float64Array(entries);
   }
   const loop = new Float64Array(k);
   const strength = new Float64Array(k);

@@ -19,8 +19,10 @@ export type SpectralOptions = {
 };
 
 export function spectralClustering(g: WGraph, kind: "modularity" | "balanced", o: SpectralOptions, ctx: ComputeContext): Int32Array {
-  const { n, start, nbr, w, strength, loop, total } = g;
+  const { n, start, nbr, strength, loop, total } = g;
   if (n === 0) return new Int32Array(0);
+  // The spmv kernel takes float64 weights (only an aggregate's are ever int32).
+  const w = g.w instanceof Int32Array ? Float64Array.from(g.w) : g.w;
   const r = rng(o.seed);
   const inv = new Float64Array(n);
   for (let v = 0; v < n; v++) inv[v] = (strength[v] as number) > 0 ? 1 / Math.sqrt(strength[v] as number) : 0;
