@@ -42,6 +42,10 @@ export async function limitGraphqlBody(request: Request, limits: GraphqlBodyLimi
   const limit = multipart ? limits.maxUploadBytes : limits.maxJsonBytes;
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) return tooLarge(limit);
+  // A declared length is what the HTTP parser reads, no more: such a body is within the limit as it is, and the
+  // request goes on unchanged. (A request rebuilt around the original keeps its abort signal's bookkeeping alive:
+  // about 0.6 KB per request retained, found by bench/load.ts. Only bodies sent without a length are rebuilt.)
+  if (request.headers.has("content-length") && Number.isFinite(declared)) return request;
   if (multipart) {
     return new Request(request, { body: capped(request.body, limit), duplex: "half" } as RequestInit);
   }
