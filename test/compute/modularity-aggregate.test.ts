@@ -46,4 +46,39 @@ describe("aggregate", () => {
       expect(reused.nbr.buffer).toBe(held.buffer);
     });
   }
+
+  it("keeps an unweighted graph's aggregate weights as int32: the entry counts between communities, exactly", () => {
+    const g = randomGraph(93, 300, 2500, false);
+    const rng = seeded(94);
+    const membership = Int32Array.from({ length: g.n }, () => rng.int(0, 39));
+    const k = renumber(membership);
+    const agg = aggregate(g, membership, k, aggregateSpace());
+    expect(agg.w).toBeInstanceOf(Int32Array);
+    const counts = new Map<string, number>();
+    const self = new Float64Array(k);
+    for (let v = 0; v < g.n; v++) {
+      const c = membership[v] as number;
+      self[c] = (self[c] as number) + (g.loop[v] as number);
+      for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
+        const d = membership[g.nbr[j] as number] as number;
+        if (d === c) self[c] = (self[c] as number) + 1;
+        else counts.set(`${c} ${d}`, (counts.get(`${c} ${d}`) ?? 0) + 1);
+      }
+    }
+    const got = new Map<string, number>();
+    for (let c = 0; c < k; c++)
+      for (let j = agg.start[c] as number; j < (agg.start[c + 1] as number); j++) got.set(`${c} ${agg.nbr[j]}`, agg.w?.[j] as number);
+    expect(got).toEqual(counts);
+    expect(Array.from(agg.loop)).toEqual(Array.from(self));
+    // A level of int32 weights aggregates into int32 again; float64 weights stay float64.
+    expect(
+      aggregate(
+        agg,
+        Int32Array.from({ length: k }, (_, c) => c % 5),
+        5,
+      ).w,
+    ).toBeInstanceOf(Int32Array);
+    const weighted = randomGraph(95, 300, 2500, true);
+    expect(aggregate(weighted, membership, k).w).toBeInstanceOf(Float64Array);
+  });
 });

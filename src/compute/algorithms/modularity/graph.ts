@@ -67,7 +67,8 @@ export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | 
   for (let v = 0; v < n; v++) start[v + 1] = (start[v + 1] as number) + (start[v] as number);
   const fill = start.slice(0, n);
   const nbr = new Int32Array(start[n] as number);
-  const w = new Float64Array(start[n] as number);
+  // Unweighted: no weight array (1 each), as on the view.
+  const w = weights ? new Float64Array(start[n] as number) : null;
   const loop = new Float64Array(n);
   const strength = new Float64Array(n);
   let total = 0;
@@ -83,11 +84,11 @@ export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | 
     }
     let k = fill[s] as number;
     nbr[k] = d;
-    w[k] = x;
+    if (w) w[k] = x;
     fill[s] = k + 1;
     k = fill[d] as number;
     nbr[k] = s;
-    w[k] = x;
+    if (w) w[k] = x;
     fill[d] = k + 1;
     strength[s] = (strength[s] as number) + x;
     strength[d] = (strength[d] as number) + x;
