@@ -81,4 +81,28 @@ describe("aggregate", () => {
     const weighted = randomGraph(95, 300, 2500, true);
     expect(aggregate(weighted, membership, k).w).toBeInstanceOf(Float64Array);
   });
+
+  for (const weighted of [false, true]) {
+    it(`aggregates in place, level after level, the same graphs as into new arrays (${weighted ? "weighted" : "unweighted"})`, () => {
+      const g0 = randomGraph(96, 2000, 16000, weighted);
+      const rng = seeded(97);
+      const space = aggregateSpace();
+      let inSpace = g0;
+      let fresh = g0;
+      let k = g0.n;
+      for (let level = 0; level < 5; level++) {
+        // Small communities of scattered members (as a refinement makes): rows wait in the side ring.
+        const membership = Int32Array.from({ length: k }, () => rng.int(0, Math.max(1, Math.floor(k / 2)) - 1));
+        const kk = renumber(membership);
+        const held = space.nbr;
+        inSpace = aggregate(inSpace, membership, kk, space);
+        fresh = aggregate(fresh, membership, kk);
+        expect(plain(inSpace)).toEqual(plain(fresh));
+        expect(inSpace.nbr.buffer).toBe(space.nbr.buffer);
+        if (level > 0) expect(space.nbr).toBe(held);
+        k = kk;
+      }
+      expect(space.ringNbr.length).toBeGreaterThan(0);
+    });
+  }
 });

@@ -118,22 +118,28 @@ export function renumber(membership: Int32Array): number {
 }
 
 /**
- * Room for an aggregate graph's entries, reused level after level: a multilevel run writes level L's graph into
- * one of two spaces (L % 2) while reading level L - 1's from the other, so its coarse graphs take two arrays of
- * each kind in all instead of new ones per level (left to the garbage collector's timing). The weights' bytes are
- * read as float64 or, for integer weights, as int32.
+ * Room for an aggregate graph's entries, reused level after level. Level 0 (the full graph, never in a space) is
+ * aggregated into the space; every later level is aggregated from the space into the same space, in place: its
+ * entries are never more than the graph's, and the communities' rows are written in order as soon as the rows still
+ * to be read lie past them. A community's row that would overwrite rows not yet read waits in the side ring until
+ * they are read. The weights' bytes are read as float64 or, for integer weights, as int32.
  */
-export type AggregateSpace = { nbr: Int32Array; w: ArrayBuffer };
+export type AggregateSpace = { nbr: Int32Array; w: ArrayBuffer; ringNbr: Int32Array; ringW: ArrayBuffer };
 
-export const aggregateSpace = (): AggregateSpace => ({ nbr: new Int32Array(0), w: new ArrayBuffer(0) });
+export const aggregateSpace = (): AggregateSpace => ({
+  nbr: new Int32Array(0),
+  w: new ArrayBuffer(0),
+  ringNbr: new Int32Array(0),
+  ringW: new ArrayBuffer(0),
+});
 
 /** Past this an aggregate of integer weights keeps float64 weights (an int32 sum could overflow). */
 const INT_WEIGHT_LIMIT = 2 ** 31 - 1;
 
 /**
  * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
- * community turned into its self-loop weight. Strengths and the total carry over. With `space` (never the one
- * g's own entries lie in), the entries are written there (grown when too small) instead of into new arrays.
+ * community turned into its self-loop weight. Strengths and the total carry over. With `space`, the entries are
+ * written there (grown when too small; in place when g's own entries lie there) instead of into new arrays.
  * Integer weights (none, or int32) sum to integers: the aggregate keeps them as int32 while every sum fits.
  */
 export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: AggregateSpace): WGraph {
@@ -176,6 +182,13 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
   // Every aggregate weight is at most half the total (each edge counted at both ends).
   const integral = (g.w === null || g.w instanceof Int32Array) && g.total <= INT_WEIGHT_LIMIT;
   const wBytes = entries * (integral ? 4 : 8);
+  // In place: g's entries are the space's own, with weights of the type the aggregate keeps.
+  const inPlace =
+    space !== undefined &&
+    g.nbr.buffer === space.nbr.buffer &&
+    g.w !== null &&
+    g.w.buffer === space.w &&
+    g.w instanceof Int32Array === integral;
   let nbr: Int32Array;
   let w: Float64Array | Int32Array;
   if (space) {
@@ -187,6 +200,12 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
     nbr = new Int32Array(entries);
     w = integral ? new Int32Array(entries) : new Float64Array(entries);
   }
+  // The side ring (in place only): output positions start[h] .. start[c] wait there at position p % ringCap.
+  let ringNbr = space ? space.ringNbr : new Int32Array(0);
+  let ringW: Float64Array | Int32Array = integral ? new Int32Array(0) : new Float64Array(0);
+  if (space && inPlace) ringW = integral ? new Int32Array(space.ringW) : new Float64Array(space.ringW);
+  let ringCap = Math.min(ringNbr.length, ringW.length);
+  let h = 0;
   const loop = new Float64Array(k);
   const strength = new Float64Array(k);
   let out = 0;
@@ -212,14 +231,61 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
         acc[d] = (acc[d] as number) + (g.w === null ? 1 : (g.w[j] as number));
       }
     }
-    for (let t = 0; t < nt; t++) {
-      const d = touched[t] as number;
-      nbr[out] = d;
-      w[out] = acc[d] as number;
-      out++;
-    }
     loop[c] = self;
     strength[c] = str;
+    if (!inPlace) {
+      for (let t = 0; t < nt; t++) {
+        const d = touched[t] as number;
+        nbr[out] = d;
+        w[out] = acc[d] as number;
+        out++;
+      }
+      continue;
+    }
+    // Rows not read yet start at the next community's first member (first members ascend with the labels).
+    const limit = c + 1 < k ? (g.start[members[mStart[c + 1] as number] as number] as number) : entries;
+    if (h === c && (start[c + 1] as number) <= limit) {
+      for (let t = 0; t < nt; t++) {
+        const d = touched[t] as number;
+        nbr[out] = d;
+        w[out] = acc[d] as number;
+        out++;
+      }
+      h = c + 1;
+      continue;
+    }
+    const waiting = (start[c + 1] as number) - (start[h] as number);
+    if (waiting > ringCap) {
+      // Grow the ring, keeping what waits in it at its new positions.
+      const cap = Math.max(waiting + (waiting & 1), 2 * ringCap, 1024); // even: its bytes read as either type
+      const grownNbr = new Int32Array(cap);
+      const grownW = integral ? new Int32Array(cap) : new Float64Array(cap);
+      for (let p = start[h] as number; p < (start[c] as number); p++) {
+        grownNbr[p % cap] = ringNbr[p % ringCap] as number;
+        grownW[p % cap] = ringW[p % ringCap] as number;
+      }
+      ringNbr = grownNbr;
+      ringW = grownW;
+      ringCap = cap;
+      if (space) {
+        space.ringNbr = grownNbr;
+        space.ringW = grownW.buffer as ArrayBuffer;
+      }
+    }
+    for (let t = 0; t < nt; t++) {
+      const d = touched[t] as number;
+      ringNbr[out % ringCap] = d;
+      ringW[out % ringCap] = acc[d] as number;
+      out++;
+    }
+    // Waiting rows that now lie before every unread row go to their place.
+    while (h <= c && (start[h + 1] as number) <= limit) {
+      for (let p = start[h] as number; p < (start[h + 1] as number); p++) {
+        nbr[p] = ringNbr[p % ringCap] as number;
+        w[p] = ringW[p % ringCap] as number;
+      }
+      h++;
+    }
   }
   return { n: k, start, nbr, w, loop, strength, total: g.total };
 }

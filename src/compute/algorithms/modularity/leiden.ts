@@ -132,18 +132,10 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
 }
 
 /**
- * One Leiden run from `start` (a membership of g0's nodes); answers the new membership. Level L's aggregate is
- * written into spaces[L % 2] (the runs share them).
+ * One Leiden run from `start` (a membership of g0's nodes); answers the new membership. Every level's aggregate is
+ * written into `space` (in place from the second on; the runs share it).
  */
-function run(
-  g0: WGraph,
-  start: Int32Array,
-  o: LeidenOptions,
-  r: Rng,
-  s: Scratch,
-  spaces: AggregateSpace[],
-  ctx: ComputeContext,
-): Int32Array {
+function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch, space: AggregateSpace, ctx: ComputeContext): Int32Array {
   let g = g0;
   let nw = o.nodeWeight;
   let part = start.slice();
@@ -171,7 +163,7 @@ function run(
       nextW[c] = (nextW[c] as number) + (nw[v] as number);
     }
     for (let v = 0; v < g0.n; v++) at[v] = refined[at[v] as number] as number;
-    g = aggregate(g, refined, kr, spaces[level % 2]);
+    g = aggregate(g, refined, kr, space);
     nw = nextW;
     part = nextPart;
     ctx.progress({ phase: "leiden", iteration: level + 1 });
@@ -185,7 +177,7 @@ function run(
 export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32Array {
   const r = rng(o.seed);
   const s = scratch(g0.n);
-  const spaces = [aggregateSpace(), aggregateSpace()];
+  const space = aggregateSpace();
   let membership: Int32Array;
   if (o.initial) membership = o.initial.slice();
   else {
@@ -199,7 +191,7 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
   const minGain = (1e-4 * g0.total) / 2;
   let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
   for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
-    const next = run(g0, membership, o, r, s, spaces, ctx);
+    const next = run(g0, membership, o, r, s, space, ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
     const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);

@@ -28,8 +28,8 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
   let g = g0;
   let q = modularity(g0, membership, o.resolution);
   let levels = 0;
-  // Level L's aggregate goes into spaces[L % 2] (see AggregateSpace).
-  const spaces = [aggregateSpace(), aggregateSpace()];
+  // Every level's aggregate goes into one space (in place from the second on: see AggregateSpace).
+  const space = aggregateSpace();
   while (levels < o.maxLevels) {
     ctx.checkCancelled();
     const comm = new Int32Array(g.n);
@@ -45,7 +45,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
     q = next;
     ctx.progress({ phase: "louvain", iteration: levels });
     if (gain < o.threshold || k === g.n) break;
-    g = aggregate(g, comm, k, spaces[levels % 2]);
+    g = aggregate(g, comm, k, space);
   }
   // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
   if (levels > 0) {
