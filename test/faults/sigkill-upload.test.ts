@@ -146,8 +146,26 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
         edge_hypergraph_transform: [{}],
       }),
     }).catch(() => undefined);
-    // The build writes its tables: a new dataset folder.
-    await until("the build to write", async () => ((await readdir(datasetsDir).catch(() => [])).length > before.length ? true : undefined));
+    // The build writes its tables: a new dataset folder whose table version is marked as being written. (A kill in
+    // the instant between making the folder and marking it leaves an unmarked folder, which the sweep removes only
+    // after its 2-minute grace: waiting for the mark keeps this test on the case it is about.)
+    const marked = async () => {
+      for (const id of await readdir(datasetsDir).catch(() => [])) {
+        if (before.includes(id)) continue;
+        const tables = path.join(datasetsDir, id, "tables");
+        for (const version of await readdir(tables).catch(() => [])) {
+          if (
+            await stat(path.join(tables, version, ".writing")).then(
+              () => true,
+              () => false,
+            )
+          )
+            return true;
+        }
+      }
+      return undefined;
+    };
+    await until("the build to write", marked);
     await server.stop("SIGKILL");
     await pending;
 
