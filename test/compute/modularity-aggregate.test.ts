@@ -105,4 +105,25 @@ describe("aggregate", () => {
       expect(space.ringNbr.length).toBeGreaterThan(0);
     });
   }
+
+  it("writes new arrays for a level whose rows would nearly all wait (few communities of scattered members), the same graphs", () => {
+    const g0 = randomGraph(98, 2000, 16000, false);
+    const rng = seeded(99);
+    const space = aggregateSpace();
+    let inSpace = g0;
+    let fresh = g0;
+    let k = g0.n;
+    let replaced = 0;
+    for (let level = 0; level < 3; level++) {
+      const membership = Int32Array.from({ length: k }, () => rng.int(0, Math.max(1, Math.floor(k / (level === 0 ? 2 : 40))) - 1));
+      const kk = renumber(membership);
+      const held = space.nbr;
+      inSpace = aggregate(inSpace, membership, kk, space);
+      fresh = aggregate(fresh, membership, kk);
+      expect(plain(inSpace)).toEqual(plain(fresh));
+      if (level > 0 && space.nbr !== held) replaced++;
+      k = kk;
+    }
+    expect(replaced).toBeGreaterThan(0);
+  });
 });

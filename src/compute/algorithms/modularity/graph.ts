@@ -183,15 +183,38 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
   const integral = (g.w === null || g.w instanceof Int32Array) && g.total <= INT_WEIGHT_LIMIT;
   const wBytes = entries * (integral ? 4 : 8);
   // In place: g's entries are the space's own, with weights of the type the aggregate keeps.
-  const inPlace =
+  const inSpace =
     space !== undefined &&
     g.nbr.buffer === space.nbr.buffer &&
     g.w !== null &&
     g.w.buffer === space.w &&
     g.w instanceof Int32Array === integral;
+  // The most output that waits in the side ring at once: the write loop's rule below, run ahead on the counts.
+  let maxWaiting = 0;
+  if (inSpace) {
+    let hh = 0;
+    for (let c = 0; c < k; c++) {
+      const limit = c + 1 < k ? (g.start[members[mStart[c + 1] as number] as number] as number) : entries;
+      if (hh === c && (start[c + 1] as number) <= limit) {
+        hh = c + 1;
+        continue;
+      }
+      const waiting = (start[c + 1] as number) - (start[hh] as number);
+      if (waiting > maxWaiting) maxWaiting = waiting;
+      while (hh <= c && (start[hh + 1] as number) <= limit) hh++;
+    }
+  }
+  // In place only where the ring takes less than new arrays would (communities of scattered members can hold back
+  // nearly every row).
+  const inPlace = inSpace && maxWaiting < entries;
   let nbr: Int32Array;
   let w: Float64Array | Int32Array;
   if (space) {
+    if (inSpace && !inPlace) {
+      // New arrays for the space (g's own stay with g until it is dropped).
+      space.nbr = new Int32Array(entries);
+      space.w = new ArrayBuffer(wBytes);
+    }
     if (space.nbr.length < entries) space.nbr = new Int32Array(entries);
     if (space.w.byteLength < wBytes) space.w = new ArrayBuffer(wBytes);
     nbr = space.nbr.subarray(0, entries);
@@ -200,11 +223,18 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
     nbr = new Int32Array(entries);
     w = integral ? new Int32Array(entries) : new Float64Array(entries);
   }
-  // The side ring (in place only): output positions start[h] .. start[c] wait there at position p % ringCap.
-  let ringNbr = space ? space.ringNbr : new Int32Array(0);
-  let ringW: Float64Array | Int32Array = integral ? new Int32Array(0) : new Float64Array(0);
-  if (space && inPlace) ringW = integral ? new Int32Array(space.ringW) : new Float64Array(space.ringW);
-  let ringCap = Math.min(ringNbr.length, ringW.length);
+  // The side ring (in place only): output position p waits at p % ringCap; never more than maxWaiting at once.
+  let ringNbr: Int32Array = new Int32Array(0);
+  let ringW: Float64Array | Int32Array = new Int32Array(0);
+  if (space && inPlace) {
+    const bytes = integral ? 4 : 8;
+    if (space.ringNbr.length < maxWaiting) space.ringNbr = new Int32Array(maxWaiting);
+    if (space.ringW.byteLength < maxWaiting * bytes) space.ringW = new ArrayBuffer(maxWaiting * bytes);
+    ringNbr = space.ringNbr;
+    const length = Math.floor(space.ringW.byteLength / bytes);
+    ringW = integral ? new Int32Array(space.ringW, 0, length) : new Float64Array(space.ringW, 0, length);
+  }
+  const ringCap = Math.min(ringNbr.length, ringW.length);
   let h = 0;
   const loop = new Float64Array(k);
   const strength = new Float64Array(k);
@@ -253,24 +283,6 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
       }
       h = c + 1;
       continue;
-    }
-    const waiting = (start[c + 1] as number) - (start[h] as number);
-    if (waiting > ringCap) {
-      // Grow the ring, keeping what waits in it at its new positions.
-      const cap = Math.max(waiting + (waiting & 1), 2 * ringCap, 1024); // even: its bytes read as either type
-      const grownNbr = new Int32Array(cap);
-      const grownW = integral ? new Int32Array(cap) : new Float64Array(cap);
-      for (let p = start[h] as number; p < (start[c] as number); p++) {
-        grownNbr[p % cap] = ringNbr[p % ringCap] as number;
-        grownW[p % cap] = ringW[p % ringCap] as number;
-      }
-      ringNbr = grownNbr;
-      ringW = grownW;
-      ringCap = cap;
-      if (space) {
-        space.ringNbr = grownNbr;
-        space.ringW = grownW.buffer as ArrayBuffer;
-      }
     }
     for (let t = 0; t < nt; t++) {
       const d = touched[t] as number;
