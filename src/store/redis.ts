@@ -231,7 +231,13 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       });
       try {
-        await Promise.race([publish.ping(), timeout]);
+        await Promise.race([
+          publish.ping().catch((error: unknown) => {
+            // The connection went away between the status check and the ping (its offline queue is off once up).
+            throw new Error(`unreachable (${error instanceof Error ? error.message : String(error)})`);
+          }),
+          timeout,
+        ]);
       } finally {
         clearTimeout(timer);
       }
