@@ -134,7 +134,7 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
   it("a dataset build killed while it writes its tables is not listed after the restart, and leaves no tables", async () => {
     expect(bigFile).not.toBe("");
     const datasetsDir = path.join(database.dataDir, "blobs", "datasets");
-    const before = await readdir(datasetsDir).catch(() => []);
+    const before: string[] = await readdir(datasetsDir).catch(() => []);
     const pending = api("/api/v2/upload/datasets/", {
       method: "POST",
       body: JSON.stringify({
