@@ -31,6 +31,8 @@ export type Config = Readonly<{
   maxDecompressedBytes: number;
   /** CSV read with default settings past twice this size is parsed a chunk at a time; 0: always whole. */
   csvChunkBytes: number;
+  /** KEEP_PARQUET_UPLOADS: plain Parquet uploads to files are kept as their table instead of written as Arrow. */
+  keepParquetUploads: boolean;
   /** An upload still parsing after this long stops its parser process and fails. */
   parseTimeoutSeconds: number;
   /** Parser processes (uploads parsed at once); one user holds at most all but one of them. */
@@ -221,6 +223,7 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
     parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
+    keepParquetUploads: bool(env, "KEEP_PARQUET_UPLOADS", false),
     parserProcesses: int(env, "PARSER_PROCESSES", 2, 1),
     parserMaxMemoryMb: int(env, "PARSER_MAX_MEMORY_MB", 4096, 256),
     parseMaxColumns: int(env, "PARSE_MAX_COLUMNS", 4096, 1),

@@ -37,6 +37,8 @@ export type FileServiceOptions = {
   decompress: DecompressLimits;
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
+  /** KEEP_PARQUET_UPLOADS: a plain Parquet upload is kept as its table (see ParseRequest.keepParquet). */
+  keepParquet?: boolean;
   /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
   parse?: (request: ParseRequest, timings?: ParseTimings) => Promise<TableSchema[]>;
   /** Told how long each stage of an upload took, in milliseconds (logged at debug level). */
@@ -165,8 +167,10 @@ export function createFileService(options: FileServiceOptions) {
             scratch,
             limits: options.decompress,
             csvChunkBytes: options.csvChunkBytes,
-            // A plain Parquet upload is kept as its table (parse.ts keepParquet); readers go through table-files.ts.
-            keepParquet: true,
+            // KEEP_PARQUET_UPLOADS: a plain Parquet upload kept as its table (parse.ts keepParquet); readers go
+            // through table-files.ts. Off by default: the upload is faster, but a dataset built from the file then
+            // decodes it again and writes the Arrow table itself (upload + dataset measured slower, README).
+            keepParquet: options.keepParquet ?? false,
           },
           timings,
         );

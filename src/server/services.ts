@@ -113,6 +113,7 @@ export async function createServices(
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     csvChunkBytes: config.csvChunkBytes,
+    keepParquet: config.keepParquetUploads,
     parse: parser.parse,
     onTimings: (timings) => {
       logger.debug("upload", timings);

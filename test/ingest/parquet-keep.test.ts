@@ -191,7 +191,7 @@ describe("datasets from a kept Parquet file, through the routes", () => {
   let gw: TestGateway;
   let auth: Record<string, string>;
   beforeAll(async () => {
-    gw = await createTestGateway("sqlite");
+    gw = await createTestGateway("sqlite", { KEEP_PARQUET_UPLOADS: "true" });
     auth = { authorization: `Bearer ${await gw.login()}` };
   });
   afterAll(() => gw?.close());
