@@ -31,9 +31,6 @@ export async function startServer(env: Record<string, string>, runtime: "node" |
     // ENV_FILE="": a developer's own .env in the project root stays out of the tests.
     env: { ...process.env, PATH, ENV_FILE: "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
-    // `deno task` runs the server as its own child: a process group of their own lets stop() signal both, so no
-    // `deno run` server outlives the test.
-    detached: runtime === "deno",
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -65,10 +62,7 @@ export async function startServer(env: Record<string, string>, runtime: "node" |
     child,
     logs,
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null) {
-        if (runtime === "deno" && child.pid !== undefined) process.kill(-child.pid, signal);
-        else child.kill(signal);
-      }
+      if (child.exitCode === null) child.kill(signal);
       return exited;
     },
   };
