@@ -47,8 +47,6 @@ function sameText(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-export { safeNext };
-
 export type SsoService = ReturnType<typeof createSsoService>;
 
 export function createSsoService(deps: {
