@@ -3,6 +3,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
 import { edgeSimilarity } from "../../kernels/cpu/edge-similarity.ts";
+import { edgeSimilarityCsr } from "../../kernels/cpu/edge-similarity-csr.ts";
+import { neighbourSets } from "../../src/compute/algorithms/structure/adjacency.ts";
 import { entries } from "../../src/compute/algorithms/structure/index.ts";
 import { createComputeContext } from "../../src/compute/backend.ts";
 import { type ComputeContext, type ComputeOutput, cpuContext } from "../../src/compute/types.ts";
@@ -145,6 +147,30 @@ for (const backend of backends) {
           });
         });
       }
+
+      it("the CPU's scores straight from the CSR equal the twin's over sorted neighbour lists (zero weights, loops, parallel edges)", () => {
+        for (const seed of [1, 2, 3, 4]) {
+          const g = randomGraph(seed, 40 + seed * 10, 300);
+          // A few zero weights: a zero-weight neighbour is still a neighbour.
+          const weight = g.weight.map((w, i) => (i % 7 === 0 ? 0 : w));
+          const graph = computeGraph(40 + seed * 10, g.edges, { directed: true, weight });
+          for (const w of [null, Float64Array.from(weight)]) {
+            const sets = neighbourSets(graph, w);
+            for (const metric of [0, 1, 2]) {
+              const twin = edgeSimilarity({ ...sets, src: graph.src, dst: graph.dst, metric });
+              const csr = edgeSimilarityCsr({ ...graph, weight: w, metric });
+              // 0 / 0 (two ends whose edges all weigh 0) is NaN on both.
+              expect(Array.from(csr, Number.isNaN)).toEqual(Array.from(twin, Number.isNaN));
+              const kept = Array.from(twin.keys()).filter((e) => !Number.isNaN(twin[e] as number));
+              expect(kept.length).toBeGreaterThan(twin.length / 2);
+              close(
+                kept.map((e) => csr[e] as number),
+                kept.map((e) => twin[e] as number),
+              );
+            }
+          }
+        }
+      });
 
       it("the kernel scores a hub paired with a short list", () => {
         // Node 0 joined to 1..40 (nodes 1..40 list only 0), node 41 joined to 1, 2, 3: the pair (0, 41) shares 3.

@@ -2,6 +2,7 @@
 // the similarity of its endpoints' neighbour sets on the undirected graph, as an edge column named by the label.
 import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { edgeSimilarity } from "../../../../kernels/cpu/edge-similarity.ts";
+import { edgeSimilarityCsr } from "../../../../kernels/cpu/edge-similarity-csr.ts";
 import type { AlgorithmEntry, ComputeContext, ComputeOutput, ParamSpec } from "../../types.ts";
 import { checkedWeight, neighbourSets } from "./adjacency.ts";
 
@@ -16,10 +17,13 @@ type Metric = keyof typeof METRIC;
  */
 export function similarity(graph: ComputeGraph, metric: Metric, weighted: boolean, ctx: ComputeContext): Float64Array {
   const weight = weighted ? checkedWeight(graph.weight, "edge_weight", true) : null;
+  const kernel = ctx.kernel("edge-similarity", edgeSimilarity);
+  // On the CPU the edges are scored straight from the CSR (edge-similarity-csr.ts): no sorted neighbour lists, an
+  // int32 (and a float64, weighted) per entry fewer. The OpenCL kernel binary-searches those lists.
+  if (kernel === edgeSimilarity) return edgeSimilarityCsr({ ...graph, weight, metric: METRIC[metric] });
   const sets = neighbourSets(graph, weight);
   // The CSR's out- and in-edge lists together list every edge at both its ends: the twin scores each edge from
   // them without grouping arrays or the undirected view.
-  const kernel = ctx.kernel("edge-similarity", edgeSimilarity);
   return kernel({
     start: sets.start,
     nbr: sets.nbr,
