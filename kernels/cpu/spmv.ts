@@ -29,3 +29,53 @@ export function spmvRows(args: SpmvRowsArgs): null {
   }
   return null;
 }
+
+export type SpmvCsrArgs = {
+  n: number;
+  outStart: Int32Array;
+  outEdges: Int32Array;
+  outDst: Int32Array;
+  inStart: Int32Array;
+  inEdges: Int32Array;
+  inSrc: Int32Array;
+  /** Per edge row (null: 1 each). */
+  weight: Float64Array | null;
+  x: Float64Array;
+  y: Float64Array;
+};
+
+/**
+ * The product with the undirected adjacency of a CSR, self-loops left out: y[v] = the sum over v's out-edges, then
+ * its in-edges, of w_e * x[other end], skipping loops. The entries come in the order of the graph's undirected view
+ * (out-edges, then in-edges), so the sums are those of spmv over that view, without the view's arrays (an int32 per
+ * entry twice, and a float64 per entry when weighted). CPU only.
+ */
+export function spmvUndirectedCsr(args: SpmvCsrArgs): Float64Array {
+  const { n, outStart, outEdges, outDst, inStart, inEdges, inSrc, weight, x, y } = args;
+  for (let v = 0; v < n; v++) {
+    let sum = 0;
+    const outEnd = outStart[v + 1] as number;
+    const inEnd = inStart[v + 1] as number;
+    if (weight) {
+      for (let j = outStart[v] as number; j < outEnd; j++) {
+        const t = outDst[j] as number;
+        if (t !== v) sum += (weight[outEdges[j] as number] as number) * (x[t] as number);
+      }
+      for (let j = inStart[v] as number; j < inEnd; j++) {
+        const s = inSrc[j] as number;
+        if (s !== v) sum += (weight[inEdges[j] as number] as number) * (x[s] as number);
+      }
+    } else {
+      for (let j = outStart[v] as number; j < outEnd; j++) {
+        const t = outDst[j] as number;
+        if (t !== v) sum += x[t] as number;
+      }
+      for (let j = inStart[v] as number; j < inEnd; j++) {
+        const s = inSrc[j] as number;
+        if (s !== v) sum += x[s] as number;
+      }
+    }
+    y[v] = sum;
+  }
+  return y;
+}

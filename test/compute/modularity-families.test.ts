@@ -2,6 +2,9 @@
 // igraph on seeded graphs: modularity no more than 0.01 below igraph's, valid labellings, deterministic answers.
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
+import { spmv, spmvUndirectedCsr } from "../../kernels/cpu/spmv.ts";
+import { weightedUndirected } from "../../src/compute/algorithms/modularity/graph.ts";
+import { csrOperator } from "../../src/compute/algorithms/modularity/spectral.ts";
 import { createComputeContext } from "../../src/compute/backend.ts";
 import { ComputeInputError } from "../../src/compute/types.ts";
 import { backends } from "../kernels/backends.ts";
@@ -186,6 +189,33 @@ describe("cuGraph spectral clusterings", () => {
     ] as const) {
       const ours = membershipOf("cugraph", name, graph, { num_clusters: 4, num_eigen_vects: vectors }, ctx);
       expect(samePartition(ours, truth)).toBe(true);
+    }
+  });
+
+  it("the CPU's products read the CSR as the undirected view reads it: same loops, strengths and products (weights, loops, parallel edges)", () => {
+    const edges: [number, number][] = [];
+    const weight: number[] = [];
+    for (let i = 0; i < 400; i++) {
+      const s = (i * 7) % 50;
+      const t = i % 9 === 0 ? s : (i * 13 + 5) % 50;
+      edges.push([s, t]);
+      weight.push(1 + (i % 5) / 4);
+      if (i % 11 === 0) {
+        edges.push([t, s]);
+        weight.push(0.5);
+      }
+    }
+    for (const w of [null, Float64Array.from(weight)]) {
+      const graph = computeGraph(50, edges, { directed: true, ...(w ? { weight: Array.from(w) } : {}) });
+      const view = weightedUndirected(graph, w);
+      const op = csrOperator(graph, w);
+      expect(Array.from(op.loop)).toEqual(Array.from(view.loop));
+      for (const [v, x] of view.strength.entries()) expect(op.strength[v]).toBeCloseTo(x, 12);
+      expect(op.total).toBeCloseTo(view.total, 9);
+      const x = Float64Array.from({ length: 50 }, (_, i) => Math.sin(i + 1));
+      const want = spmv({ n: 50, start: view.start, nbr: view.nbr, weight: view.w as Float64Array | null, x });
+      const got = spmvUndirectedCsr({ ...graph, weight: w, x, y: new Float64Array(50) });
+      for (const [v, y] of want.entries()) expect(Math.abs((got[v] as number) - y)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(y)));
     }
   });
 

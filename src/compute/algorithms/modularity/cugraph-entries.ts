@@ -1,5 +1,6 @@
 // cuGraph's modularity community algorithms, as cugraph.<alg>(G, **params) answers them (partition / cluster
 // renamed to the label); cuGraph weighs by the bound edge weight.
+import { spmv } from "../../../../kernels/cpu/spmv.ts";
 import type { AlgorithmEntry } from "../../types.ts";
 import { ecg } from "./ecg.ts";
 import { checkWeights, weightedUndirected } from "./graph.ts";
@@ -7,7 +8,7 @@ import { leiden } from "./leiden.ts";
 import { louvain } from "./louvain.ts";
 import { membershipOutput, num } from "./output.ts";
 import { DEFAULT_SEED } from "./rng.ts";
-import { spectralClustering } from "./spectral.ts";
+import { csrOperator, spectralClustering, viewOperator } from "./spectral.ts";
 
 const spectralParams = {
   num_clusters: { type: "integer", required: true, min: 1, description: "clusters wanted" },
@@ -28,7 +29,9 @@ function spectralEntry(name: string, kind: "modularity" | "balanced", doc: strin
     doc,
     run: (graph, params, ctx, label) => {
       checkWeights(graph.weight, graph.m, "edge_weight");
-      const g = weightedUndirected(graph, graph.weight);
+      // On the CPU the products read the CSR itself (no undirected view); OpenCL's spmv kernel reads the view.
+      const g =
+        ctx.kernel("spmv", spmv) === spmv ? csrOperator(graph, graph.weight) : viewOperator(weightedUndirected(graph, graph.weight), ctx);
       const membership = spectralClustering(
         g,
         kind,

@@ -1,7 +1,8 @@
 // cuGraph's spectral clusterings: an embedding by the leading eigenvectors (Lanczos) of the modularity matrix
 // (modularity maximisation) or of the normalised adjacency D^-1/2 A D^-1/2 (balanced cut: the smallest of the
 // normalised Laplacian), then k-means on the embedding's rows.
-import { spmv } from "../../../../kernels/cpu/spmv.ts";
+import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
+import { spmv, spmvUndirectedCsr } from "../../../../kernels/cpu/spmv.ts";
 import type { ComputeContext } from "../../types.ts";
 import { largestEigen } from "./eigen.ts";
 import type { WGraph } from "./graph.ts";
@@ -18,23 +19,65 @@ export type SpectralOptions = {
   seed: number;
 };
 
-export function spectralClustering(g: WGraph, kind: "modularity" | "balanced", o: SpectralOptions, ctx: ComputeContext): Int32Array {
-  const { n, start, nbr, strength, loop, total } = g;
-  if (n === 0) return new Int32Array(0);
+/**
+ * What the clusterings read of the graph: its size, each node's loop term and strength, their total, and the product
+ * with its adjacency less the loops (y = A x, into y).
+ */
+export type SpectralGraph = {
+  n: number;
+  loop: Float64Array;
+  strength: Float64Array;
+  total: number;
+  product(x: Float64Array, y: Float64Array): void;
+};
+
+/** The modularity graph with its products on the "spmv" kernel (OpenCL when the run's backend has it). */
+export function viewOperator(g: WGraph, ctx: ComputeContext): SpectralGraph {
+  const { n, start, nbr } = g;
   // The spmv kernel takes float64 weights (only an aggregate's are ever int32).
-  const w = g.w instanceof Int32Array ? Float64Array.from(g.w) : g.w;
+  const weight = g.w instanceof Int32Array ? Float64Array.from(g.w) : g.w;
+  const kernel = ctx.kernel("spmv", spmv);
+  return { ...g, product: (x, y) => void kernel({ n, start, nbr, weight, x, y }) };
+}
+
+/**
+ * The same graph read straight from the CSR on the CPU (spmvUndirectedCsr): no undirected view, no weight per entry.
+ * Loops and strengths as weightedUndirected counts them (graph.ts).
+ */
+export function csrOperator(graph: ComputeGraph, weights: Float64Array | null): SpectralGraph {
+  const { n, m, src, dst } = graph;
+  const loop = new Float64Array(n);
+  const strength = new Float64Array(n);
+  let total = 0;
+  for (let e = 0; e < m; e++) {
+    const s = src[e] as number;
+    const d = dst[e] as number;
+    const x = weights ? (weights[e] as number) : 1;
+    total += 2 * x;
+    if (s === d) {
+      loop[s] = (loop[s] as number) + 2 * x;
+      strength[s] = (strength[s] as number) + 2 * x;
+    } else {
+      strength[s] = (strength[s] as number) + x;
+      strength[d] = (strength[d] as number) + x;
+    }
+  }
+  return { n, loop, strength, total, product: (x, y) => void spmvUndirectedCsr({ ...graph, weight: weights, x, y }) };
+}
+
+export function spectralClustering(g: SpectralGraph, kind: "modularity" | "balanced", o: SpectralOptions, ctx: ComputeContext): Int32Array {
+  const { n, strength, loop, total } = g;
+  if (n === 0) return new Int32Array(0);
   const r = rng(o.seed);
   const inv = new Float64Array(n);
   for (let v = 0; v < n; v++) inv[v] = (strength[v] as number) > 0 ? 1 / Math.sqrt(strength[v] as number) : 0;
-  // The products run on the "spmv" kernel (OpenCL when the run's backend has it); loops are added here.
-  const product = ctx.kernel("spmv", spmv);
   const scaledX = new Float64Array(n);
   // The product's own array, reused by every step (the OpenCL version reads its answer into it too).
-  const into = new Float64Array(n);
+  const ax = new Float64Array(n);
   const adjacency = (x: Float64Array, y: Float64Array, scaled: boolean) => {
     if (scaled) for (let v = 0; v < n; v++) scaledX[v] = (inv[v] as number) * (x[v] as number);
     const input = scaled ? scaledX : x;
-    const ax = product({ n, start, nbr, weight: w, x: input, y: into });
+    g.product(input, ax);
     for (let v = 0; v < n; v++) {
       const acc = (ax[v] as number) + (loop[v] as number) * (input[v] as number);
       y[v] = scaled ? (inv[v] as number) * acc : acc;
