@@ -1,5 +1,7 @@
 // The graph every kernel and algorithm reads: compressed sparse rows both ways over node rows, built once per
-// dataset version (from the GFQL adjacency index's endpoint rows) and kept. Edge e runs src[e] -> dst[e].
+// dataset version (from the GFQL adjacency index's endpoint rows) and kept. Edge e runs src[e] -> dst[e]. Its arrays
+// (and the undirected view's) live in shared memory: kernel pools read them without a copy.
+import { sharedInt32 } from "./shared-arrays.ts";
 
 export type Csr = {
   /** Nodes (rows of the node table) and edges (rows of the edge table). */
@@ -31,14 +33,14 @@ export type Undirected = { start: Int32Array; nbr: Int32Array; edge: Int32Array 
 
 /** Edges grouped by the node row in `rows` (a counting sort that keeps edge order within a node). */
 function group(rows: Int32Array, n: number): { start: Int32Array; edges: Int32Array } {
-  const start = new Int32Array(n + 1);
+  const start = sharedInt32(n + 1);
   for (let i = 0; i < rows.length; i++) {
     const at = (rows[i] as number) + 1;
     start[at] = (start[at] as number) + 1;
   }
   for (let r = 0; r < n; r++) start[r + 1] = (start[r + 1] as number) + (start[r] as number);
   const next = start.slice(0, n);
-  const edges = new Int32Array(rows.length);
+  const edges = sharedInt32(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     edges[next[r] as number] = i;
@@ -48,7 +50,7 @@ function group(rows: Int32Array, n: number): { start: Int32Array; edges: Int32Ar
 }
 
 function gather(edges: Int32Array, ends: Int32Array): Int32Array {
-  const out = new Int32Array(edges.length);
+  const out = sharedInt32(edges.length);
   for (let j = 0; j < edges.length; j++) out[j] = ends[edges[j] as number] as number;
   return out;
 }
@@ -112,14 +114,14 @@ export function undirected(csr: Csr): Undirected {
   const hit = undirectedCache.get(csr);
   if (hit) return hit;
   const { n } = csr;
-  const start = new Int32Array(n + 1);
+  const start = sharedInt32(n + 1);
   for (let r = 0; r < n; r++) {
     start[r + 1] =
       (start[r] as number) +
       ((csr.outStart[r + 1] as number) - (csr.outStart[r] as number)) +
       ((csr.inStart[r + 1] as number) - (csr.inStart[r] as number));
   }
-  const nbr = new Int32Array(start[n] as number);
+  const nbr = sharedInt32(start[n] as number);
   for (let r = 0; r < n; r++) {
     let k = start[r] as number;
     for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) nbr[k] = csr.outDst[j] as number;
@@ -143,7 +145,7 @@ export function undirected(csr: Csr): Undirected {
 /** The edge row of each entry of the undirected view, in the view's order. */
 function undirectedEdges(csr: Csr, start: Int32Array): Int32Array {
   const { n } = csr;
-  const edge = new Int32Array(start[n] as number);
+  const edge = sharedInt32(start[n] as number);
   for (let r = 0; r < n; r++) {
     let k = start[r] as number;
     for (let j = csr.outStart[r] as number; j < (csr.outStart[r + 1] as number); j++, k++) edge[k] = csr.outEdges[j] as number;

@@ -9,8 +9,12 @@ import { kernelPool, poolCounters } from "../../src/compute/algorithms/centralit
 import type { AlgorithmEntry } from "../../src/compute/types.ts";
 import { asCompute, column, expectClose, fixture, runEntry } from "./centrality-fixtures.ts";
 
-const saved = { threads: process.env.COMPUTE_THREADS, work: process.env.COMPUTE_POOL_MIN_WORK };
-function restore(name: "COMPUTE_THREADS" | "COMPUTE_POOL_MIN_WORK", value: string | undefined) {
+const saved = {
+  threads: process.env.COMPUTE_THREADS,
+  work: process.env.COMPUTE_POOL_MIN_WORK,
+  after: process.env.COMPUTE_POOL_AFTER_MS,
+};
+function restore(name: "COMPUTE_THREADS" | "COMPUTE_POOL_MIN_WORK" | "COMPUTE_POOL_AFTER_MS", value: string | undefined) {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
 }
@@ -23,10 +27,13 @@ function bothWays(entry: AlgorithmEntry, params: Record<string, unknown>, direct
   const one = column(runEntry(entry, graph, params, "x"), "x");
   process.env.COMPUTE_THREADS = "3";
   process.env.COMPUTE_POOL_MIN_WORK = "0";
+  // PageRank iterates alone for a while before it starts a pool: 0 ms, a pool from the second step on.
+  process.env.COMPUTE_POOL_AFTER_MS = "0";
   const before = poolCounters.threadsStarted;
   const pooled = column(runEntry(entry, graph, params, "x"), "x");
   expect(poolCounters.threadsStarted - before, `${entry.name} ran on a pool`).toBe(2);
   delete process.env.COMPUTE_POOL_MIN_WORK;
+  delete process.env.COMPUTE_POOL_AFTER_MS;
   return { one, pooled };
 }
 
@@ -37,6 +44,7 @@ describe("kernel pools", () => {
   afterAll(() => {
     restore("COMPUTE_THREADS", saved.threads);
     restore("COMPUTE_POOL_MIN_WORK", saved.work);
+    restore("COMPUTE_POOL_AFTER_MS", saved.after);
   });
 
   it("pagerank: the pooled steps give the kernel's iterates exactly", () => {
@@ -45,6 +53,20 @@ describe("kernel pools", () => {
       expect(a.pooled).toEqual(a.one);
       const b = bothWays(cugraphPagerank, { alpha: 0.7 }, directed, true);
       expect(b.pooled).toEqual(b.one);
+    }
+  });
+
+  it("pagerank starts no pool for a run that converges within its time alone (no threads, no thread memory)", () => {
+    const graph = asCompute(fixture(51, 300, 900, { isolated: 2, loops: 2, multi: 3 }), true);
+    process.env.COMPUTE_THREADS = "3";
+    process.env.COMPUTE_POOL_MIN_WORK = "0";
+    try {
+      const before = poolCounters.threadsStarted;
+      runEntry(igraphPagerank, graph, {}, "x");
+      runEntry(cugraphPagerank, graph, {}, "x");
+      expect(poolCounters.threadsStarted).toBe(before);
+    } finally {
+      delete process.env.COMPUTE_POOL_MIN_WORK;
     }
   });
 

@@ -34,3 +34,20 @@ describe("undirected view", () => {
     expect(Object.getOwnPropertyDescriptor(view, "edge")?.value).toBe(edge);
   });
 });
+
+describe("shared memory", () => {
+  it("the CSR, its undirected view and the GFQL adjacency index live in shared memory (kernel pools copy none of them)", async () => {
+    const csr = skewedGraph(83, 200, 1000);
+    const view = undirected(csr);
+    for (const array of [csr.outStart, csr.outEdges, csr.outDst, csr.inStart, csr.inEdges, csr.inSrc, view.start, view.nbr, view.edge])
+      expect(array.buffer).toBeInstanceOf(SharedArrayBuffer);
+    const pl = (await import("nodejs-polars")).default;
+    const { graphIndex } = await import("../../src/gfql/fast/graph-index.ts");
+    const nodes = pl.DataFrame({ id: [1, 2, 3] });
+    const edges = pl.DataFrame({ s: [1, 2, 3], d: [2, 3, 1] });
+    const index = graphIndex({ nodes, nodeId: "id", source: "s", destination: "d" }, edges, true);
+    expect(index).not.toBeNull();
+    for (const array of [index?.outStart, index?.outEdges, index?.outDst, index?.inStart, index?.inEdges, index?.inSrc])
+      expect(array?.buffer).toBeInstanceOf(SharedArrayBuffer);
+  });
+});

@@ -4,6 +4,7 @@
 // node (as a dataset's materialized tables are) get one; any other graph takes the polars path.
 
 import pl from "nodejs-polars";
+import { sharedInt32 } from "../../../kernels/cpu/shared-arrays.ts";
 import { dtypeOf } from "../graph-frames.ts";
 
 export type GraphIndex = {
@@ -97,11 +98,11 @@ function endpointRows(
 
 /** Edges grouped by node row (a counting sort that keeps edge order within a node). */
 function adjacency(rows: Int32Array, nodeCount: number): { start: Int32Array; edges: Int32Array } {
-  const start = new Int32Array(nodeCount + 1);
+  const start = sharedInt32(nodeCount + 1);
   for (let i = 0; i < rows.length; i++) start[(rows[i] as number) + 1] = (start[(rows[i] as number) + 1] as number) + 1;
   for (let r = 0; r < nodeCount; r++) start[r + 1] = (start[r + 1] as number) + (start[r] as number);
   const next = start.slice(0, nodeCount);
-  const edges = new Int32Array(rows.length);
+  const edges = sharedInt32(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i] as number;
     const slot = next[r] as number;
@@ -113,7 +114,7 @@ function adjacency(rows: Int32Array, nodeCount: number): { start: Int32Array; ed
 
 /** ends[edges[j]] for each j. */
 function farEnds(edges: Int32Array, ends: Int32Array): Int32Array {
-  const out = new Int32Array(edges.length);
+  const out = sharedInt32(edges.length);
   for (let j = 0; j < edges.length; j++) out[j] = ends[edges[j] as number] as number;
   return out;
 }

@@ -1,6 +1,8 @@
 // The adjacency views the centrality algorithms walk: out-, in- or both-way lists over a ComputeGraph, with each
 // entry's edge row, and helpers for per-entry weights and igraph's `mode` argument.
+
 import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
+import { sharedFloat64 } from "../../../../kernels/cpu/shared-arrays.ts";
 import { ComputeInputError, type ParamSpec } from "../../types.ts";
 
 /** Entries start[v] .. start[v + 1] of node v: the neighbour nbr[j] reached through edge row edge[j]. */
@@ -31,7 +33,8 @@ export function adjacency(graph: ComputeGraph, mode: Mode): Adjacency {
 
 /** Each entry's weight: weights[edge[j]]. */
 export function entryWeights(adj: Adjacency, weights: Float64Array): Float64Array {
-  const out = new Float64Array(adj.edge.length);
+  // Shared, as the lists are: a kernel pool reads it without a copy.
+  const out = sharedFloat64(adj.edge.length);
   for (let j = 0; j < out.length; j++) out[j] = weights[adj.edge[j] as number] as number;
   return out;
 }

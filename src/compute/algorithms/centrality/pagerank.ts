@@ -45,18 +45,57 @@ function linkWeights(
   return { weight, outWeight };
 }
 
-/** Links above which the CPU backend splits each step across a kernel pool. */
+/** Links above which the CPU backend may split each step across a kernel pool. */
 const POOL_LINKS = 1_000_000;
+
+/**
+ * How long the CPU backend iterates alone before it starts a pool: about twice what starting the pool's threads
+ * costs here (40-60 ms). A run that converges sooner (cuGraph's tolerance, scaled by n, often takes a handful of
+ * steps) never pays for threads, nor holds their memory; a long one (igraph's PRPACK tolerance) then goes on split.
+ */
+const POOL_AFTER_MS = 100;
+
+/** POOL_AFTER_MS, or COMPUTE_POOL_AFTER_MS when set (tests: 0 starts the pool after the first step). */
+function poolAfterMs(): number {
+  const env = Number(process.env.COMPUTE_POOL_AFTER_MS);
+  return process.env.COMPUTE_POOL_AFTER_MS !== undefined && Number.isFinite(env) && env >= 0 ? env : POOL_AFTER_MS;
+}
 
 function runKernel(ctx: ComputeContext, args: PagerankArgs): PagerankResult {
   ctx.progress({ phase: "pagerank" });
   const threads = poolThreads();
   const result =
     ctx.backend === "cpu" && threads > 1 && !args.inPlace && args.nbr.length >= poolMinimum(POOL_LINKS)
-      ? parallelPagerank(ctx, args, threads)
+      ? aloneThenPooled(ctx, args, threads)
       : ctx.kernel<PagerankArgs, PagerankResult>("pagerank", pagerank)(args);
   ctx.checkCancelled();
   return result;
+}
+
+/**
+ * The Jacobi steps of the kernel, on this thread for up to POOL_AFTER_MS, then on a pool from where they stopped.
+ * The pool's steps are the kernel's (parallel-pagerank.ts), so the iterates are the same either way.
+ */
+function aloneThenPooled(ctx: ComputeContext, args: PagerankArgs, threads: number): PagerankResult {
+  const started = performance.now();
+  const budget = poolAfterMs();
+  let done = 0;
+  let initial = args.initial;
+  // One step first, to time a step; then as many as fit in the rest of the budget.
+  let steps = 1;
+  while (done < args.maxIter) {
+    const part = pagerank({ ...args, initial, maxIter: Math.min(steps, args.maxIter - done) });
+    done += part.iterations;
+    if (part.converged || done >= args.maxIter) return { ...part, iterations: done };
+    initial = part.rank;
+    const spent = performance.now() - started;
+    const perStep = spent / done;
+    steps = Math.floor((budget - spent) / perStep);
+    if (steps < 1) break;
+    ctx.checkCancelled();
+  }
+  const rest = parallelPagerank(ctx, { ...args, initial, maxIter: args.maxIter - done }, threads);
+  return { ...rest, iterations: done + rest.iterations };
 }
 
 /** A per-node distribution from a node column: networkx normalizes by the sum. */
