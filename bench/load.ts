@@ -2,14 +2,19 @@
 // 60 s with autocannon, while rounds of 20 parallel uploads by 4 users run beside them. Prints, per surface, requests
 // per second, p50 / p99 latency and errors (connection errors, timeouts, non-2xx answers), the uploads' count, p99 and
 // errors, and the server's memory (its RSS plus its parser processes') averaged over the first and the last ten
-// seconds. Every request is checked; the run fails (exit 1) on any error.
-// Run: node bench/load.ts [--seconds 60] [--connections 64] [--uploads 20] [--upload-rows 20000] [--rate-limits]
+// seconds and per ten-second window, and its live V8 heap (what a full collection keeps: the self sizes of a heap
+// snapshot, taken through --heapsnapshot-signal) after the setup and again after the load. Every request is checked;
+// the run fails (exit 1) on any error.
+// Before the measured window the same load runs for --warmup seconds (default 60; not measured, but its errors count):
+// the server's heaps, code and allocator arenas grow to their working size in the first minute or two, and memory
+// flat over the measured window then means nothing accumulates.
+// Run: node bench/load.ts [--seconds 60] [--warmup 60] [--connections 64] [--uploads 20] [--upload-rows 20000] [--rate-limits]
 //        [--only rest|graphql|mcp]   (every connection on one surface: which one holds memory)
 // BENCH_SERVER_LOG=<file> keeps the server's log lines (one per request).
 // (--rate-limits keeps the default RATE_LIMIT_* limits, which a single load generator's address soon reaches; without
 // it they are off, so the figures are the service's throughput).
 import { readFileSync, writeFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -20,6 +25,7 @@ import { startServer } from "../test/helpers/server-process.ts";
 const { values: flags } = parseArgs({
   options: {
     seconds: { type: "string", default: "60" },
+    warmup: { type: "string", default: "60" },
     connections: { type: "string", default: "64" },
     uploads: { type: "string", default: "20" },
     "upload-rows": { type: "string", default: "20000" },
@@ -28,12 +34,16 @@ const { values: flags } = parseArgs({
   },
 });
 const SECONDS = Number(flags.seconds);
+const WARMUP = Number(flags.warmup);
 const CONNECTIONS = Number(flags.connections);
 const UPLOADS = Number(flags.uploads);
 const UPLOAD_ROWS = Number(flags["upload-rows"]);
 const USERS = 4;
-if (![SECONDS, CONNECTIONS, UPLOADS, UPLOAD_ROWS].every((n) => Number.isInteger(n) && n > 0)) {
-  console.error("--seconds, --connections, --uploads and --upload-rows take positive integers");
+if (
+  ![SECONDS, CONNECTIONS, UPLOADS, UPLOAD_ROWS].every((n) => Number.isInteger(n) && n > 0) ||
+  !(Number.isInteger(WARMUP) && WARMUP >= 0)
+) {
+  console.error("--seconds, --connections, --uploads and --upload-rows take positive integers, --warmup one not below 0");
   process.exit(2);
 }
 
@@ -44,7 +54,11 @@ const noLimits = Object.fromEntries(
     [`RATE_LIMIT_${kind}_PER_ADDRESS`, `RATE_LIMIT_${kind}_PER_ACCOUNT`].map((name) => [name, "0"]),
   ),
 );
+const snapshots = path.join(work, "snapshots");
+await mkdir(snapshots);
 const server = await startServer({
+  // SIGUSR2 writes a heap snapshot (after a full collection) into the snapshots folder: the live heap, garbage left out.
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --heapsnapshot-signal=SIGUSR2 --diagnostic-dir=${snapshots}`.trim(),
   DATA_DIR: path.join(work, "data"),
   ADMIN_USERNAME: "bench",
   ADMIN_PASSWORD: "bench-password",
@@ -112,11 +126,48 @@ async function serverHeap(): Promise<number> {
   return Number(/^nodejs_heap_size_used_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN);
 }
 
+/** The server's live heap: a heap snapshot's self sizes summed (V8 collects garbage before it writes one). */
+async function liveHeap(pid: number): Promise<number> {
+  const before = new Set(await readdir(snapshots).catch(() => [] as string[]));
+  process.kill(pid, "SIGUSR2");
+  for (let tries = 0; tries < 600; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const names = (await readdir(snapshots).catch(() => [] as string[])).filter((n) => !before.has(n) && n.endsWith(".heapsnapshot"));
+    const name = names[0];
+    if (!name) continue;
+    const file = path.join(snapshots, name);
+    let snapshot: { snapshot: { meta: { node_fields: string[] } }; nodes: number[] };
+    try {
+      snapshot = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      continue; // still being written
+    }
+    await rm(file);
+    const fields = snapshot.snapshot.meta.node_fields;
+    const at = fields.indexOf("self_size");
+    let total = 0;
+    for (let i = at; i < snapshot.nodes.length; i += fields.length) total += snapshot.nodes[i] as number;
+    return total;
+  }
+  throw new Error("the server wrote no heap snapshot within 60 s");
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
 };
 const mib = (bytes: number) => (bytes / 1024 ** 2).toFixed(0);
+
+/** Means over each ten one-second samples. */
+function decades<T extends Record<string, number>>(samples: T[]): T[] {
+  const out: T[] = [];
+  for (let at = 0; at + 10 <= samples.length; at += 10) {
+    const part = samples.slice(at, at + 10);
+    const keys = Object.keys(part[0] ?? {}) as (keyof T)[];
+    out.push(Object.fromEntries(keys.map((k) => [k, part.reduce((sum, m) => sum + (m[k] as number), 0) / part.length])) as T);
+  }
+  return out;
+}
 
 let failed = false;
 let stopPage = () => {};
@@ -267,6 +318,23 @@ try {
   })();
 
   const pid = server.child.pid as number;
+  const liveBefore = await liveHeap(pid);
+  const active = surfaces.filter((surface) => surface.connections > 0);
+  const runLoad = (seconds: number) =>
+    Promise.all(
+      active.map((surface) =>
+        autocannon({
+          url: base,
+          connections: surface.connections,
+          duration: seconds,
+          requests: surface.requests,
+          timeout: 30,
+        }),
+      ),
+    );
+  const warmup = WARMUP > 0 ? await runLoad(WARMUP) : [];
+  const warmupErrors = warmup.reduce((sum, r) => sum + r.errors + r.non2xx + r.timeouts, 0);
+  const warmupUploads = uploadMs.length;
   const memory: { server: number; children: number; heap: number }[] = [];
   const sampler = setInterval(() => {
     const rss = serverRss(pid);
@@ -276,30 +344,21 @@ try {
     );
   }, 1000);
   const loadBefore = os.loadavg()[0] ?? 0;
-  const active = surfaces.filter((surface) => surface.connections > 0);
-  const results = await Promise.all(
-    active.map((surface) =>
-      autocannon({
-        url: base,
-        connections: surface.connections,
-        duration: SECONDS,
-        requests: surface.requests,
-        timeout: 30,
-      }),
-    ),
-  );
+  uploadMs.length = 0;
+  const results = await runLoad(SECONDS);
   clearInterval(sampler);
   const loadAfter = os.loadavg()[0] ?? 0;
   uploading = false;
   await uploadLoop;
+  const liveAfter = await liveHeap(pid);
 
   const rows = [
-    `load: ${CONNECTIONS} connections for ${SECONDS} s (${active.map((s) => s.connections).join(" + ")}), ${UPLOADS} parallel uploads of ${UPLOAD_ROWS} rows by ${USERS} users; rate limits ${flags["rate-limits"] ? "on" : "off"}; load average ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${os.cpus().length} cores`,
+    `load: ${CONNECTIONS} connections for ${SECONDS} s after ${WARMUP} s of warm-up (${warmup.reduce((sum, r) => sum + r.requests.total, 0)} requests, ${warmupUploads} uploads, ${warmupErrors} errors) (${active.map((s) => s.connections).join(" + ")}), ${UPLOADS} parallel uploads of ${UPLOAD_ROWS} rows by ${USERS} users; rate limits ${flags["rate-limits"] ? "on" : "off"}; load average ${loadBefore.toFixed(2)} -> ${loadAfter.toFixed(2)} on ${os.cpus().length} cores`,
     "",
     "| surface | clients | requests | req/s | p50 ms | p99 ms | errors | non-2xx | timeouts |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  let errors = 0;
+  let errors = warmupErrors;
   active.forEach((surface, i) => {
     const r = results[i] as autocannon.Result;
     errors += r.errors + r.non2xx + r.timeouts;
@@ -321,6 +380,10 @@ try {
   rows.push(
     "",
     `memory, mean of the first ${window} vs the last ${window} one-second samples: server RSS ${change((m) => m.server)}, server V8 heap used ${change((m) => m.heap)}, parser processes RSS ${change((m) => m.children)}`,
+    `server V8 heap live after a full collection (heap snapshot): ${mib(liveBefore)} MiB after the setup, ${mib(liveAfter)} MiB after the load (${(((liveAfter - liveBefore) / liveBefore) * 100).toFixed(1)}%)`,
+    `memory per ten-second window (server RSS / V8 heap used / parser processes RSS, MiB): ${decades(memory)
+      .map((m, i) => `${i * 10}-${i * 10 + 10} s ${mib(m.server)} / ${mib(m.heap)} / ${mib(m.children)}`)
+      .join(", ")}`,
     `errors: ${errors}`,
   );
   if (uploadErrors.length > 0) rows.push(`upload errors (first 3): ${uploadErrors.slice(0, 3).join(" | ")}`);
