@@ -56,7 +56,10 @@ export function createParseSandbox(options: ParseSandboxOptions = {}): ParseSand
       ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     }),
   );
-  const idle = [...processes];
+  // Idle processes as a stack: the one that answered last (started, its code warm) takes the next upload, and a
+  // second process starts only when two uploads parse at once. (A queue handed every other upload to a process that
+  // had never run: a start-up of a few hundred milliseconds, each time a process was first needed.)
+  const idle = [...processes].reverse();
   const turns = createTurns<Job>(Math.max(1, size - 1));
   let closed = false;
 
@@ -64,18 +67,27 @@ export function createParseSandbox(options: ParseSandboxOptions = {}): ParseSand
     while (!closed && idle.length > 0) {
       const next = turns.take();
       if (!next) return;
-      const worker = idle.shift() as ParserProcess;
+      const worker = idle.pop() as ParserProcess;
       const { owner, item: job } = next;
       job.timings.queueMs = performance.now() - job.queued;
       const request = job.request.tableLimits || !options.tableLimits ? job.request : { ...job.request, tableLimits: options.tableLimits };
-      worker
-        .parse(request, job.timings)
-        .then(job.resolve, job.reject)
-        .finally(() => {
-          turns.done(owner);
-          idle.push(worker);
-          pump();
-        });
+      // The process goes back to the idle stack before the upload is answered: an upload sent as soon as that answer
+      // arrives finds it there (with .finally() it came back a turn later, and the next upload started a cold one).
+      const release = () => {
+        turns.done(owner);
+        idle.push(worker);
+        pump();
+      };
+      worker.parse(request, job.timings).then(
+        (schemas) => {
+          release();
+          job.resolve(schemas);
+        },
+        (error: Error) => {
+          release();
+          job.reject(error);
+        },
+      );
     }
   }
 

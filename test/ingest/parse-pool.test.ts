@@ -1,6 +1,6 @@
 // The parser processes: owners take turns, one owner cannot hold them all, each process has a memory cap
 // answered with a 413 naming it, and failures reach the uploader without a native library's own words.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -74,6 +74,35 @@ describe("the parser processes", () => {
       ].map(([name, owner]) => sandbox.parse(request(small(), owner as string)).then(() => finished.push(name as string)));
       await Promise.all(jobs);
       expect(finished).toEqual(["a1", "b1", "a2", "a3"]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("one upload after another goes to the process that answered last: the second process starts only when two parse at once", async () => {
+    const parsers = () => {
+      let children: string[] = [];
+      try {
+        children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+      } catch {}
+      return children.filter((pid) => {
+        try {
+          return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("parse-child");
+        } catch {
+          return false;
+        }
+      }).length;
+    };
+    const before = parsers();
+    const sandbox = createParseSandbox({ size: 2 });
+    try {
+      for (const owner of ["A", "B", "A", "C"]) {
+        const timings: Record<string, number> = {};
+        await sandbox.parse(request(small(), owner), timings);
+      }
+      expect(parsers() - before).toBe(1);
+      await Promise.all([sandbox.parse(request(small(), "A")), sandbox.parse(request(small(), "B"))]);
+      expect(parsers() - before).toBe(2);
     } finally {
       await sandbox.close();
     }
