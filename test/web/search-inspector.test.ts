@@ -110,6 +110,31 @@ describe.skipIf(!available)(title, () => {
     await expect.poll(() => text("#search-results [role=option]"), soon).toBe("Zeta Primeid: 1007");
   }, 60_000);
 
+  it("Enter chooses the highlighted match at once, while the text columns are still on their way", async () => {
+    const other = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    try {
+      await other.goto(server.pageUrl);
+      await other.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+      // The text columns the search downloads on first use do not arrive until released.
+      await other.route(/\/nodes\.arrow\?/, async (route) => {
+        await held;
+        await route.continue().catch(() => undefined);
+      });
+      await other.locator("#search").fill("zeta");
+      // Ids and labels answer at once; the list shows while the fuller answer waits.
+      await expect.poll(() => other.locator("#search-results [role=option]").first().textContent(), soon).toBe("Zeta Prime");
+      await other.locator("#search").press("Enter");
+      await expect.poll(() => other.locator("#inspector-title").textContent(), { timeout: 5_000, interval: 100 }).toBe("Zeta Prime");
+    } finally {
+      release();
+      await other.close();
+    }
+  }, 60_000);
+
   it("choosing a match on a later page selects that node", async () => {
     const expected = expectedMatches("team");
     await search("team");

@@ -128,10 +128,11 @@ export function createSearchBox(
     active = fresh ? 0 : Math.min(active, Math.max(0, onPage().length - 1));
     show();
   };
-  let running: Promise<void> = Promise.resolve();
+  /** The text changed since the last search started (the list shown may be an older text's). */
+  let typed = false;
   const schedule = () => {
-    running = run();
-    return running;
+    typed = false;
+    return run();
   };
 
   const choose = (index: number) => {
@@ -141,6 +142,7 @@ export function createSearchBox(
   };
 
   input.addEventListener("input", () => {
+    typed = true;
     window.clearTimeout(timer);
     // Large graphs scan many values: wait for a pause in typing.
     timer = window.setTimeout(schedule, model && model.topology.nodeCount > 100_000 ? 200 : 60);
@@ -162,8 +164,15 @@ export function createSearchBox(
     } else if (event.key === "Enter") {
       event.preventDefault();
       window.clearTimeout(timer);
-      const ready = list.hidden ? schedule() : running;
-      void ready.then(() => {
+      // The row highlighted now is the one chosen, even while a fuller answer (every text column) is on its way: an
+      // Escape or another key soon after must not lose it. With no list shown, or one for an older text, the search
+      // runs first.
+      const shown = list.hidden || typed ? undefined : onPage()[active];
+      if (shown !== undefined) {
+        choose(shown);
+        return;
+      }
+      void schedule().then(() => {
         const index = onPage()[active];
         if (index !== undefined) choose(index);
       });
