@@ -36,6 +36,11 @@ export function scopedViewer(viewer: Viewer): Viewer {
   return scoped;
 }
 
+/** Whether the viewer belongs to a scope (a tool call's): its reads may use records kept for a second. */
+export function isScoped(viewer: Viewer): boolean {
+  return scopedReads.has(viewer);
+}
+
 /** `load()`, or within a scope the answer an earlier identical read got (a failed read is not kept). */
 export function readOnce<T>(viewer: Viewer, key: string, load: () => Promise<T>): Promise<T> {
   const reads = scopedReads.get(viewer);

@@ -28,6 +28,7 @@ import { createParseSandbox } from "../ingest/parse-sandbox.ts";
 import { createCollectionService } from "../sessions/collections.ts";
 import { createSessionLayouts } from "../sessions/layout-jobs.ts";
 import { createSessionChanges } from "../sessions/session-changes.ts";
+import { createSessionRows } from "../sessions/session-rows.ts";
 import { createVizSessionService } from "../sessions/viz-sessions.ts";
 import { sweepBlobs } from "../store/blob-sweep.ts";
 import { createBlobStore } from "../store/blobs.ts";
@@ -121,8 +122,9 @@ export async function createServices(
     },
   });
   const datasetRows = createDatasetRows(db);
-  const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows });
-  const sessionChanges = createSessionChanges({ db, pubsub, redis });
+  const sessionRows = createSessionRows(db);
+  const sessions = createVizSessionService({ db, blobs, pubsub, datasetRows, sessionRows });
+  const sessionChanges = createSessionChanges({ db, pubsub, redis, sessionRows });
   const forcedLogout = createForcedLogout({
     db,
     authenticator,
@@ -157,6 +159,7 @@ export async function createServices(
     logger,
     datasets,
     datasetRows,
+    sessionRows,
     work: !config.redisUrl || config.computeGatewayWorker,
   });
   const queryPool = createQueryPool({

@@ -114,6 +114,7 @@ export function createCollectionService(deps: {
       const moved = await tx.vizSession.update({ where: { id: sessionId }, data: { revisionNumber: { increment: 1 } } });
       return [await change(tx as Db), moved.revisionNumber] as const;
     });
+    sessions.forget(sessionId);
     pubsub.publish("vizSession:changed", sessionId, { kind: "COLLECTIONS", sessionId, revisionNumber });
     return result;
   }

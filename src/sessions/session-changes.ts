@@ -4,6 +4,7 @@ import { Repeater } from "graphql-yoga";
 import type { Db } from "../store/prisma.ts";
 import type { PubSub } from "../store/pubsub.ts";
 import type { RedisClients } from "../store/redis.ts";
+import type { SessionRows } from "./session-rows.ts";
 import type { VizSessionEvent } from "./viz-sessions.ts";
 
 export type SessionChanges = ReturnType<typeof createSessionChanges>;
@@ -13,8 +14,14 @@ export type SessionChanges = ReturnType<typeof createSessionChanges>;
  * saw can tell, by reading the row, that it missed some. It then gets one RESYNC event carrying the current
  * revision: the client reads the session (and its collections, layout job, filters, encodings) again.
  */
-export function createSessionChanges(deps: { db: Db; pubsub: PubSub; redis: RedisClients | undefined }) {
-  const { db, pubsub, redis } = deps;
+export function createSessionChanges(deps: {
+  db: Db;
+  pubsub: PubSub;
+  redis: RedisClients | undefined;
+  /** This process's kept session rows: an event (from any instance) makes the row read afresh before it is pushed. */
+  sessionRows?: SessionRows;
+}) {
+  const { db, pubsub, redis, sessionRows } = deps;
 
   const currentRevision = async (sessionId: string) =>
     (await db.vizSession.findUnique({ where: { id: sessionId }, select: { revisionNumber: true } }))?.revisionNumber;
@@ -46,6 +53,7 @@ export function createSessionChanges(deps: { db: Db; pubsub: PubSub; redis: Redi
       try {
         for (let result = await Promise.race([next, stop]); result && !result.done; result = await Promise.race([events.next(), stop])) {
           const event = result.value;
+          sessionRows?.forget(sessionId);
           await checking;
           last = Math.max(last, event.revisionNumber);
           await push(event);

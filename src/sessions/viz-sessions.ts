@@ -2,13 +2,14 @@
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { mayChangeRecord } from "../accounts/roles.ts";
-import { readOnce, type Viewer } from "../auth/viewer.ts";
+import { isScoped, readOnce, type Viewer } from "../auth/viewer.ts";
 import type { DatasetRows } from "../datasets/dataset-rows.ts";
 import { AppError } from "../errors/app-error.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import type { PubSub } from "../store/pubsub.ts";
 import { canViewDataset, SHARING_MODES, type SharingMode } from "./dataset-access.ts";
+import { createSessionRows, type SessionRows } from "./session-rows.ts";
 
 /** The owner counts as present while their page was seen within this window. */
 const PRESENCE_MS = 60_000;
@@ -42,12 +43,24 @@ export function sharedState(text: string | null): unknown {
 
 export type VizSessionService = ReturnType<typeof createVizSessionService>;
 
-export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub: PubSub; datasetRows: DatasetRows }) {
+export function createVizSessionService(deps: {
+  db: Db;
+  blobs: BlobStore;
+  pubsub: PubSub;
+  datasetRows: DatasetRows;
+  /** Session rows kept up to a second (session-rows.ts); read afresh each time when absent. */
+  sessionRows?: SessionRows;
+}) {
   const { db, blobs, pubsub, datasetRows } = deps;
+  const sessionRows = deps.sessionRows ?? createSessionRows(db, 0);
 
-  /** The session row (read afresh: owner presence) with its dataset's row (kept up to a second, dataset-rows.ts). */
+  /**
+   * The session row with its dataset's row (kept up to a second, dataset-rows.ts). A tool call's read (a scoped
+   * viewer) takes the session row kept up to a second too (session-rows.ts); pages and every other caller read it
+   * afresh (a layout or filters another instance has just stored).
+   */
   async function lookUp(viewer: Viewer, id: string) {
-    const row = await db.vizSession.findUnique({ where: { id } });
+    const row = isScoped(viewer) ? await sessionRows.get(id) : await db.vizSession.findUnique({ where: { id } });
     const dataset = row && (await datasetRows.get(row.datasetId));
     // A session of a dataset the caller may not view reads exactly like a missing one.
     if (!row || !dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
@@ -76,6 +89,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
 
   async function publish(sessionId: string, kind: VizSessionEvent["kind"]) {
     const updated = await db.vizSession.update({ where: { id: sessionId }, data: { revisionNumber: { increment: 1 } } });
+    sessionRows.forget(sessionId);
     pubsub.publish("vizSession:changed", sessionId, { kind, sessionId, revisionNumber: updated.revisionNumber });
     return updated;
   }
@@ -94,6 +108,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     const version = `${Date.now().toString(36)}-${randomBytes(4).toString("hex")}.f32`;
     await blobs.writeAtomic(["sessions", id, version], bytes);
     await db.vizSession.update({ where: { id }, data: { layoutVersion: version } });
+    sessionRows.forget(id);
     if (before?.layoutVersion) await blobs.remove(["sessions", id, before.layoutVersion]);
   }
 
@@ -120,6 +135,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
   /** Records that the owner's page is connected (called while their subscription is open). */
   async function touchOwner(viewer: Viewer, id: string): Promise<void> {
     await db.vizSession.updateMany({ where: { id, ownerId: viewer.userId }, data: { ownerSeenAt: new Date() } });
+    sessionRows.forget(id);
   }
 
   /** Owner pages connected to this process, per session. */
@@ -131,6 +147,8 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
   async function endPresence(userId: number): Promise<void> {
     const streams = [...(ownerStreams.get(userId) ?? [])];
     await Promise.allSettled(streams.map((close) => close()));
+    // A forced logout (on any instance) cleared the owner's presence on every session: the kept rows still show it.
+    await sessionRows.forgetOwner(userId);
   }
 
   /**
@@ -155,6 +173,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
       else {
         ownerPages.delete(id);
         await db.vizSession.updateMany({ where: { id, ownerId: viewer.userId }, data: { ownerSeenAt: null } }).catch(() => {});
+        sessionRows.forget(id);
       }
     };
     const iterator: AsyncIterableIterator<T> = {
@@ -196,6 +215,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
       });
     }
     await db.vizSession.update({ where: { id }, data: { [which]: text } });
+    sessionRows.forget(id);
     return publish(id, which === "filters" ? "FILTERS" : "ENCODINGS");
   }
 
@@ -225,5 +245,7 @@ export function createVizSessionService(deps: { db: Db; blobs: BlobStore; pubsub
     storeLayout,
     storeDatasetLayout,
     notify: publish,
+    /** Forgets the kept row of a session this process has just changed elsewhere (collections.ts). */
+    forget: (id: string) => sessionRows.forget(id),
   };
 }

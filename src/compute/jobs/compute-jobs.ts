@@ -5,6 +5,7 @@ import type { DatasetRows } from "../../datasets/dataset-rows.ts";
 import type { DatasetService } from "../../datasets/datasets-service.ts";
 import type { Logger } from "../../server/logger.ts";
 import { announceDatasetVersion } from "../../sessions/dataset-versions.ts";
+import type { SessionRows } from "../../sessions/session-rows.ts";
 import type { Db } from "../../store/prisma.ts";
 import type { PubSub } from "../../store/pubsub.ts";
 import type { RedisClients } from "../../store/redis.ts";
@@ -25,6 +26,8 @@ export type ComputeJobsDeps = {
   datasets: DatasetService;
   /** This process's cached dataset rows, forgotten when a job (here or on any worker) changes a dataset. */
   datasetRows?: DatasetRows;
+  /** This process's cached session rows, whose revisions move with their dataset's version. */
+  sessionRows?: SessionRows;
   /** Whether this process takes jobs; with REDIS_URL the gateway does unless COMPUTE_GATEWAY_WORKER=false. */
   work: boolean;
 };
@@ -32,7 +35,7 @@ export type ComputeJobsDeps = {
 export type ComputeJobs = ReturnType<typeof createComputeJobs>;
 
 export function createComputeJobs(deps: ComputeJobsDeps) {
-  const { config, db, redis, pubsub, logger, datasets, datasetRows } = deps;
+  const { config, db, redis, pubsub, logger, datasets, datasetRows, sessionRows } = deps;
   const events = createJobEvents(redis);
 
   const runOnDataset: RunOnDataset = async (request) => {
@@ -56,6 +59,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
       events.publish("computeJob:datasetChanged", { datasetId });
       datasetRows?.forget(datasetId);
       await announceDatasetVersion(db, pubsub, datasetId);
+      await sessionRows?.forgetDataset(datasetId);
     },
   });
 
@@ -83,10 +87,13 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
         })
       : undefined;
 
-  const forgetting = datasetRows ? events.subscribe("computeJob:datasetChanged") : undefined;
-  if (forgetting && datasetRows) {
+  const forgetting = datasetRows || sessionRows ? events.subscribe("computeJob:datasetChanged") : undefined;
+  if (forgetting) {
     void (async () => {
-      for await (const { datasetId } of forgetting) datasetRows.forget(datasetId);
+      for await (const { datasetId } of forgetting) {
+        datasetRows?.forget(datasetId);
+        await sessionRows?.forgetDataset(datasetId);
+      }
     })().catch(() => {});
   }
 

@@ -1,0 +1,61 @@
+// Live-session rows as tool calls read them (access, owner presence, the dataset a query runs on, shared state), kept
+// for a second: an assistant's tool calls on one session otherwise read the same row hundreds of times a second.
+// Only tool calls (a scoped viewer, src/auth/viewer.ts) read through it; pages and everything else read afresh. Every
+// write this process makes forgets the row at once; a change made on another instance is seen within the second (at
+// once where this instance follows the session's events: session-changes.ts), and a dataset's new version or a
+// forced logout is forgotten on every instance through their events.
+import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
+import type { Db } from "../store/prisma.ts";
+
+/** How long a row read for a session is reused. */
+export const SESSION_ROW_TTL_MS = 1_000;
+const MAX_ROWS = 10_000;
+
+export type SessionRows = ReturnType<typeof createSessionRows>;
+
+export function createSessionRows(db: Db, ttlMs = SESSION_ROW_TTL_MS, now: () => number = Date.now) {
+  const rows = new Map<string, { row: Promise<VizSession | null>; until: number }>();
+  /** Rows whose read began before the last forget may hold what that write changed: not kept. */
+  let generation = 0;
+
+  /** Forgets the rows that match (read or not yet read). */
+  const forgetWhere = async (match: (row: VizSession) => boolean) => {
+    generation++;
+    for (const [id, entry] of [...rows]) {
+      const row = await entry.row.catch(() => null);
+      if (!row || match(row)) rows.delete(id);
+    }
+  };
+
+  return {
+    /** The session's row (null when there is none), read at most once a second. */
+    get(id: string): Promise<VizSession | null> {
+      const hit = rows.get(id);
+      if (hit && hit.until > now()) return hit.row;
+      const row = db.vizSession.findUnique({ where: { id } });
+      if (rows.size >= MAX_ROWS) rows.delete(rows.keys().next().value as string);
+      const entry = { row, until: now() + ttlMs };
+      const read = generation;
+      rows.set(id, entry);
+      row.then(
+        () => {
+          // A write forgot everything while this read was under way: the read may predate it.
+          if (generation !== read && rows.get(id) === entry) rows.delete(id);
+        },
+        () => {
+          // a failed read is not kept
+          if (rows.get(id) === entry) rows.delete(id);
+        },
+      );
+      return row;
+    },
+    /** Forgets a row this process has just changed. */
+    forget(id: string): void {
+      rows.delete(id);
+    },
+    /** Forgets the sessions of a dataset (its tables moved to a new version: their revisions moved on). */
+    forgetDataset: (datasetId: string) => forgetWhere((row) => row.datasetId === datasetId),
+    /** Forgets the sessions a user owns (a forced logout ended their presence). */
+    forgetOwner: (ownerId: number) => forgetWhere((row) => row.ownerId === ownerId),
+  };
+}

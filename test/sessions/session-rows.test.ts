@@ -1,0 +1,110 @@
+// Session rows kept for a second for tool calls (src/sessions/session-rows.ts): one read per second per session, a
+// write in this process seen by the next call, and what the events forget (a dataset's sessions, an owner's).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSessionRows } from "../../src/sessions/session-rows.ts";
+import type { Db } from "../../src/store/prisma.ts";
+import { createMcpWorld, type McpWorld } from "../mcp/setup.ts";
+
+type Row = { id: string; datasetId: string; ownerId: number; revisionNumber: number };
+
+/** A stand-in for the client: rows by id, and the reads it was asked for. */
+function fakeDb(rows: Row[]) {
+  const reads: string[] = [];
+  const db = {
+    vizSession: {
+      findUnique: async ({ where: { id } }: { where: { id: string } }) => {
+        reads.push(id);
+        const row = rows.find((r) => r.id === id);
+        return row ? { ...row } : null;
+      },
+    },
+  } as unknown as Db;
+  return { db, reads };
+}
+
+describe("session rows", () => {
+  it("reads a session once per second, again after a forget or once the second is over", async () => {
+    let clock = 1_000;
+    const rows: Row[] = [{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }];
+    const { db, reads } = fakeDb(rows);
+    const kept = createSessionRows(db, 1_000, () => clock);
+    expect((await kept.get("s1"))?.revisionNumber).toBe(1);
+    (rows[0] as Row).revisionNumber = 2;
+    expect((await kept.get("s1"))?.revisionNumber).toBe(1);
+    expect(reads).toEqual(["s1"]);
+    kept.forget("s1");
+    expect((await kept.get("s1"))?.revisionNumber).toBe(2);
+    (rows[0] as Row).revisionNumber = 3;
+    clock += 1_001;
+    expect((await kept.get("s1"))?.revisionNumber).toBe(3);
+    expect(reads).toEqual(["s1", "s1", "s1"]);
+    expect(await kept.get("missing")).toBeNull();
+  });
+
+  it("forgets a dataset's sessions, or an owner's, and keeps no read that was under way meanwhile", async () => {
+    const rows: Row[] = [
+      { id: "a", datasetId: "d1", ownerId: 1, revisionNumber: 1 },
+      { id: "b", datasetId: "d2", ownerId: 1, revisionNumber: 1 },
+      { id: "c", datasetId: "d2", ownerId: 2, revisionNumber: 1 },
+    ];
+    const { db, reads } = fakeDb(rows);
+    const kept = createSessionRows(db, 60_000);
+    await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
+    await kept.forgetDataset("d2");
+    await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
+    expect(reads.sort()).toEqual(["a", "b", "b", "c", "c"]);
+    reads.length = 0;
+    await kept.forgetOwner(1);
+    await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
+    expect(reads.sort()).toEqual(["a", "b"]);
+    // A read started before a forget may predate the write it follows: it answers its caller but is not kept.
+    reads.length = 0;
+    const under = kept.get("zz");
+    await kept.forgetOwner(9);
+    await under;
+    await kept.get("zz");
+    expect(reads).toEqual(["zz", "zz"]);
+  });
+});
+
+describe("tool calls read the kept row; a change made in this process shows at once", () => {
+  let world: McpWorld;
+  let closePage: () => Promise<void>;
+  let client: Client;
+
+  beforeAll(async () => {
+    world = await createMcpWorld();
+    closePage = await world.openOwnerPage();
+    client = new Client({ name: "test-assistant", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(world.url), { requestInit: { headers: { authorization: `Bearer ${world.keys.alice}` } } }),
+    );
+  }, 120_000);
+  afterAll(async () => {
+    await client?.close();
+    await closePage?.();
+    await world?.close();
+  });
+
+  const info = async () => {
+    const result = await client.callTool({ name: "get_session_info", arguments: { session_id: world.sessionId } });
+    return (result.content as { text: string }[])[0]?.text ?? "";
+  };
+
+  it("filters set through GraphQL, then the owner's page closed, each seen by the very next tool call", async () => {
+    expect(await info()).not.toMatch(/^filters:/m);
+    await world.gql(
+      "mutation($s: ID!, $f: JSON!) { setSessionFilters(sessionId: $s, filters: $f) { id } }",
+      { s: world.sessionId, f: [{ column: "rel", values: ["knows"] }] },
+      world.tokens.alice,
+    );
+    expect(await info()).toMatch(/^filters: .*"rel"/m);
+    await closePage();
+    const closed = await client.callTool({ name: "get_session_info", arguments: { session_id: world.sessionId } }).catch((e) => e);
+    expect(String((closed as Error).message ?? JSON.stringify(closed))).toMatch(/owner unavailable|410|-32004/i);
+    closePage = await world.openOwnerPage();
+    expect(await info()).toMatch(/^filters:/m);
+  });
+});
