@@ -6,7 +6,7 @@
 // last, asking one question again and again. The load average is printed before and after, and each row's server CPU
 // per call (main thread and workers, from /proc) beside its wall-clock figures.
 // Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40; 1 client makes 3x as
-// many calls, 64 clients half as many each).
+// many calls, 64 clients half as many each). BENCH_CASES=shape (or nodes, collection, cache) runs those rows only.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
@@ -186,7 +186,9 @@ try {
     `| tool call (${(EDGES / 1e6).toFixed(1)}M edges) | clients | calls | p50 ms | p99 ms | calls/s | server CPU ms/call |`,
     "|---|---:|---:|---:|---:|---:|---:|",
   );
-  for (const [label, make] of cases) {
+  // BENCH_CASES=shape,collection runs only the rows whose label holds one of the words (to profile one kind of call).
+  const only = process.env.BENCH_CASES?.split(",").filter(Boolean);
+  for (const [label, make] of cases.filter(([label]) => !only || only.some((word) => label.includes(word)))) {
     for (const clients of [1, 16, 64]) {
       const calls = clients === 1 ? CALLS_AT_16 * 3 : clients === 64 ? Math.max(1, Math.round(CALLS_AT_16 / 2)) : CALLS_AT_16;
       const callers = await Promise.all(Array.from({ length: clients }, () => assistant(createPersonalKey.credential)));

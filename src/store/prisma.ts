@@ -18,11 +18,13 @@ export async function createDb(config: Config): Promise<Db> {
     return new PgClient({ adapter }) as unknown as Db;
   }
   await mkdir(config.dataDir, { recursive: true });
-  const [{ PrismaLibSql }, { PrismaClient: SqliteClient }] = await Promise.all([
-    import("@prisma/adapter-libsql"),
+  const [{ PrismaLibSqlOneConnection }, { PrismaClient: SqliteClient }] = await Promise.all([
+    import("./libsql-one-connection.ts"),
     import("../../prisma/generated/sqlite/client.ts"),
   ]);
-  const db = new SqliteClient({ adapter: new PrismaLibSql({ url: config.databaseUrl }) });
+  // Transactions on the client's one connection (libsql-one-connection.ts): no connection opened per transaction, and
+  // the busy_timeout below holds for every statement.
+  const db = new SqliteClient({ adapter: new PrismaLibSqlOneConnection({ url: config.databaseUrl }) });
   // Several processes may share one SQLite file: wait for a lock rather than fail at once.
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 15000");
   return db;
