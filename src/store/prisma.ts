@@ -18,14 +18,16 @@ export async function createDb(config: Config): Promise<Db> {
     return new PgClient({ adapter }) as unknown as Db;
   }
   await mkdir(config.dataDir, { recursive: true });
-  const [{ PrismaLibSqlOneConnection }, { PrismaClient: SqliteClient }] = await Promise.all([
-    import("./libsql-one-connection.ts"),
+  const [{ PrismaLibSqlCaching }, { PrismaClient: SqliteClient }] = await Promise.all([
+    import("./libsql-client.ts"),
     import("../../prisma/generated/sqlite/client.ts"),
   ]);
-  // Transactions on the client's one connection (libsql-one-connection.ts): no connection opened per transaction, and
-  // the busy_timeout below holds for every statement.
-  const db = new SqliteClient({ adapter: new PrismaLibSqlOneConnection({ url: config.databaseUrl }) });
+  // Statements prepared once, transactions on the client's one connection (libsql-client.ts): no connection opened per
+  // transaction, and the busy_timeout below holds for every statement.
+  const db = new SqliteClient({ adapter: new PrismaLibSqlCaching({ url: config.databaseUrl }) });
   // Several processes may share one SQLite file: wait for a lock rather than fail at once.
   await db.$queryRawUnsafe("PRAGMA busy_timeout = 15000");
+  // The database is in WAL mode (migrate.ts): commits wait for the disk as SQLITE_SYNCHRONOUS says (config.ts).
+  await db.$executeRawUnsafe(`PRAGMA synchronous = ${config.sqliteSynchronous.toUpperCase()}`);
   return db;
 }
