@@ -1,8 +1,10 @@
 // The worker thread that runs GFQL queries, so a query past its time limit can be stopped by ending the thread.
+import { setImmediate } from "node:timers";
 import { parentPort, workerData } from "node:worker_threads";
 import { algorithmsLoaded, loadAlgorithms } from "../../compute/algorithm-lookup.ts";
 import { loadLayouts } from "../call-layout.ts";
 import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
+import { prepareGfqlSchema } from "../schema-check.ts";
 import type { WorkerReply } from "./query-pool.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
 import { createTableCache } from "./table-cache.ts";
@@ -13,6 +15,15 @@ const cache = createTableCache(Number(options.cacheBytes ?? 0));
 if (options.maxIntermediateRows) process.env[MAX_INTERMEDIATE_ROWS_ENV] = String(options.maxIntermediateRows);
 
 type Message = { id: number; job: QueryJob; deadline: number };
+
+// The schema every query is checked against is compiled while the worker waits for its first job, not in it.
+setImmediate(() => {
+  try {
+    prepareGfqlSchema();
+  } catch {
+    // the first query reports it
+  }
+});
 
 /** Whether a query may call compute_igraph / compute_cugraph (then the algorithms are loaded before it runs). */
 const mayCompute = (query: unknown) => (typeof query === "string" ? query : (JSON.stringify(query) ?? "")).includes("compute_");
