@@ -14,16 +14,17 @@ const MAX_ROWS = 10_000;
 export type SessionRows = ReturnType<typeof createSessionRows>;
 
 export function createSessionRows(db: Db, ttlMs = SESSION_ROW_TTL_MS, now: () => number = Date.now) {
-  const rows = new Map<string, { row: Promise<VizSession | null>; until: number }>();
+  /** `value`: the row once read (undefined while the read is under way). */
+  type Entry = { row: Promise<VizSession | null>; until: number; value?: VizSession | null };
+  const rows = new Map<string, Entry>();
   /** Rows whose read began before the last forget may hold what that write changed: not kept. */
   let generation = 0;
 
-  /** Forgets the rows that match (read or not yet read). */
-  const forgetWhere = async (match: (row: VizSession) => boolean) => {
+  /** Forgets the rows that match, and every read under way (whatever it finds is not kept). */
+  const forgetWhere = (match: (row: VizSession) => boolean): void => {
     generation++;
     for (const [id, entry] of [...rows]) {
-      const row = await entry.row.catch(() => null);
-      if (!row || match(row)) rows.delete(id);
+      if (entry.value === undefined || entry.value === null || match(entry.value)) rows.delete(id);
     }
   };
 
@@ -34,11 +35,12 @@ export function createSessionRows(db: Db, ttlMs = SESSION_ROW_TTL_MS, now: () =>
       if (hit && hit.until > now()) return hit.row;
       const row = db.vizSession.findUnique({ where: { id } });
       if (rows.size >= MAX_ROWS) rows.delete(rows.keys().next().value as string);
-      const entry = { row, until: now() + ttlMs };
+      const entry: Entry = { row, until: now() + ttlMs };
       const read = generation;
       rows.set(id, entry);
       row.then(
-        () => {
+        (value) => {
+          entry.value = value;
           // A write forgot everything while this read was under way: the read may predate it.
           if (generation !== read && rows.get(id) === entry) rows.delete(id);
         },

@@ -148,7 +148,7 @@ export function createVizSessionService(deps: {
     const streams = [...(ownerStreams.get(userId) ?? [])];
     await Promise.allSettled(streams.map((close) => close()));
     // A forced logout (on any instance) cleared the owner's presence on every session: the kept rows still show it.
-    await sessionRows.forgetOwner(userId);
+    sessionRows.forgetOwner(userId);
   }
 
   /**

@@ -164,19 +164,27 @@ export class CachingSqliteClient {
     }
   }
 
+  /** Runs a script; a transaction it leaves open is rolled back (as @libsql/client's client does). */
   async executeMultiple(sql: string): Promise<void> {
-    if (this.closed) throw new LibsqlError("The client is closed", "CLIENT_CLOSED");
     try {
-      this.#db.exec(sql);
-    } catch (error) {
-      throw sqliteError(error);
+      this.exec(sql);
     } finally {
       if (this.#db.inTransaction) this.run("ROLLBACK");
     }
   }
 
+  /** Runs a script as it stands (inside a transaction: its statements are the transaction's). */
+  exec(sql: string): void {
+    if (this.closed) throw new LibsqlError("The client is closed", "CLIENT_CLOSED");
+    try {
+      this.#db.exec(sql);
+    } catch (error) {
+      throw sqliteError(error);
+    }
+  }
+
   async transaction(mode: "write" | "read" | "deferred" = "write"): Promise<Transaction> {
-    return runOn(this, mode);
+    return runOn(this, mode, async (sql) => this.exec(sql));
   }
 
   close(): void {
@@ -188,7 +196,11 @@ export class CachingSqliteClient {
 }
 
 /** A transaction on `client`'s own connection: BEGIN now, COMMIT or ROLLBACK at its end. */
-async function runOn(client: Pick<Client, "execute" | "executeMultiple">, mode: "write" | "read" | "deferred"): Promise<Transaction> {
+async function runOn(
+  client: Pick<Client, "execute">,
+  mode: "write" | "read" | "deferred",
+  script: (sql: string) => Promise<void>,
+): Promise<Transaction> {
   await client.execute(BEGIN[mode] ?? "BEGIN DEFERRED");
   let open = true;
   const end = async (sql: "COMMIT" | "ROLLBACK") => {
@@ -216,7 +228,10 @@ async function runOn(client: Pick<Client, "execute" | "executeMultiple">, mode: 
       for (const s of statements) results.push(await (Array.isArray(s) ? execute({ sql: s[0], args: s[1] ?? [] }) : execute(s)));
       return results;
     },
-    executeMultiple: (sql: string) => client.executeMultiple(sql),
+    executeMultiple: (sql: string) => {
+      if (!open) throw new LibsqlError("The transaction is closed", "TRANSACTION_CLOSED");
+      return script(sql);
+    },
     commit: () => end("COMMIT"),
     rollback: () => end("ROLLBACK"),
     close: () => {
@@ -231,7 +246,12 @@ async function runOn(client: Pick<Client, "execute" | "executeMultiple">, mode: 
 
 /** @libsql/client's own client, its transactions run on its one connection. */
 function oneConnection(inner: Client): Client {
-  const transaction = (mode: "write" | "read" | "deferred" = "write") => runOn(inner, mode);
+  // @libsql/client's executeMultiple would roll back the open transaction when done: refused here (the adapter never
+  // runs a script inside a transaction).
+  const script = async () => {
+    throw new LibsqlError("a script cannot run inside this client's transaction", "TRANSACTION_SCRIPT");
+  };
+  const transaction = (mode: "write" | "read" | "deferred" = "write") => runOn(inner, mode, script);
   return new Proxy(inner, {
     get(target, property, receiver) {
       if (property === "transaction") return transaction;

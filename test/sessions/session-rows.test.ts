@@ -52,17 +52,17 @@ describe("session rows", () => {
     const { db, reads } = fakeDb(rows);
     const kept = createSessionRows(db, 60_000);
     await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
-    await kept.forgetDataset("d2");
+    kept.forgetDataset("d2");
     await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
     expect(reads.sort()).toEqual(["a", "b", "b", "c", "c"]);
     reads.length = 0;
-    await kept.forgetOwner(1);
+    kept.forgetOwner(1);
     await Promise.all(["a", "b", "c"].map((id) => kept.get(id)));
     expect(reads.sort()).toEqual(["a", "b"]);
     // A read started before a forget may predate the write it follows: it answers its caller but is not kept.
     reads.length = 0;
     const under = kept.get("zz");
-    await kept.forgetOwner(9);
+    kept.forgetOwner(9);
     await under;
     await kept.get("zz");
     expect(reads).toEqual(["zz", "zz"]);

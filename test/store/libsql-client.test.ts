@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.ts";
+import { PrismaLibSqlCaching } from "../../src/store/libsql-client.ts";
 import { createDb, type Db } from "../../src/store/prisma.ts";
 
 describe("SQLite transactions on one connection", () => {
@@ -86,6 +87,32 @@ describe("SQLite transactions on one connection", () => {
     await expect(db.$queryRawUnsafe("SELEKT 1")).rejects.toThrow(/syntax/i);
     await expect(db.$executeRawUnsafe("INSERT INTO v (k) VALUES ('a')")).rejects.toThrow(/UNIQUE/i);
     expect(Number(((await db.$queryRawUnsafe("SELECT COUNT(*) AS c FROM v")) as { c: number | bigint }[])[0]?.c)).toBe(2);
+  });
+
+  it("the client's own transactions: a script inside one is part of it, committed or rolled back with it", async () => {
+    const url = `file:${path.join(dir, "direct.db")}`;
+    const client = new PrismaLibSqlCaching({ url }).createClient({ url });
+    try {
+      await client.execute("CREATE TABLE s (x INTEGER)");
+      const kept = await client.transaction("write");
+      await kept.executeMultiple("INSERT INTO s VALUES (1); INSERT INTO s VALUES (2);");
+      await kept.execute({ sql: "INSERT INTO s VALUES (?)", args: [3] });
+      await kept.commit();
+      const dropped = await client.transaction("deferred");
+      await dropped.executeMultiple("INSERT INTO s VALUES (4);");
+      await dropped.rollback();
+      expect(dropped.closed).toBe(true);
+      const rows = await client.execute("SELECT x FROM s ORDER BY x");
+      expect(rows.rows.map((r) => Number(r[0]))).toEqual([1, 2, 3]);
+      // a batch is a transaction of its own: a failing statement takes the batch back whole
+      await expect(client.batch(["INSERT INTO s VALUES (5)", "INSERT INTO nowhere VALUES (6)"], "write")).rejects.toThrow();
+      expect((await client.execute("SELECT COUNT(*) FROM s")).rows[0]?.[0]).toBe(3);
+      // a script left with an open transaction is rolled back
+      await client.executeMultiple("BEGIN; INSERT INTO s VALUES (7);");
+      expect((await client.execute("SELECT COUNT(*) FROM s")).rows[0]?.[0]).toBe(3);
+    } finally {
+      client.close();
+    }
   });
 
   it("transactions started together run one after the other, each whole", async () => {

@@ -59,7 +59,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
       events.publish("computeJob:datasetChanged", { datasetId });
       datasetRows?.forget(datasetId);
       await announceDatasetVersion(db, pubsub, datasetId);
-      await sessionRows?.forgetDataset(datasetId);
+      sessionRows?.forgetDataset(datasetId);
     },
   });
 
@@ -92,7 +92,7 @@ export function createComputeJobs(deps: ComputeJobsDeps) {
     void (async () => {
       for await (const { datasetId } of forgetting) {
         datasetRows?.forget(datasetId);
-        await sessionRows?.forgetDataset(datasetId);
+        sessionRows?.forgetDataset(datasetId);
       }
     })().catch(() => {});
   }
