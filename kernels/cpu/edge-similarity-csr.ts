@@ -10,16 +10,9 @@
 // are scanned against the marks. Weighted sums may be added in another order than the twin's (CSR order, not row
 // order): they agree to rounding.
 
-export type EdgeSimilarityCsrArgs = {
-  n: number;
-  src: Int32Array;
-  dst: Int32Array;
-  outStart: Int32Array;
-  outEdges: Int32Array;
-  outDst: Int32Array;
-  inStart: Int32Array;
-  inEdges: Int32Array;
-  inSrc: Int32Array;
+import type { Csr } from "./csr.ts";
+
+export type EdgeSimilarityCsrArgs = Omit<Csr, "m"> & {
   /** Per edge row; null: every distinct neighbour weighs 1. */
   weight: Float64Array | null;
   /** 0 = Jaccard, 1 = overlap, 2 = Sorensen. */

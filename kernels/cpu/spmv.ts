@@ -7,6 +7,8 @@
 // length n when none is given).
 // spmvRows is the same product over rows from .. to - 1 only, written into y (the slice a pool thread computes).
 
+import type { Csr } from "./csr.ts";
+
 export type SpmvArgs = { n: number; start: Int32Array; nbr: Int32Array; weight: Float64Array | null; x: Float64Array; y?: Float64Array };
 
 export function spmv(args: SpmvArgs): Float64Array {
@@ -30,14 +32,7 @@ export function spmvRows(args: SpmvRowsArgs): null {
   return null;
 }
 
-export type SpmvCsrArgs = {
-  n: number;
-  outStart: Int32Array;
-  outEdges: Int32Array;
-  outDst: Int32Array;
-  inStart: Int32Array;
-  inEdges: Int32Array;
-  inSrc: Int32Array;
+export type SpmvCsrArgs = Pick<Csr, "n" | "outStart" | "outEdges" | "outDst" | "inStart" | "inEdges" | "inSrc"> & {
   /** Per edge row (null: 1 each). */
   weight: Float64Array | null;
   x: Float64Array;

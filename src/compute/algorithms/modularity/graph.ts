@@ -69,6 +69,32 @@ export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | 
   const nbr = new Int32Array(start[n] as number);
   // Unweighted: no weight array (1 each), as on the view.
   const w = weights ? new Float64Array(start[n] as number) : null;
+  for (let e = 0; e < m; e++) {
+    const s = src[e] as number;
+    const d = dst[e] as number;
+    if (s === d) continue;
+    const x = weights ? (weights[e] as number) : 1;
+    let k = fill[s] as number;
+    nbr[k] = d;
+    if (w) w[k] = x;
+    fill[s] = k + 1;
+    k = fill[d] as number;
+    nbr[k] = s;
+    if (w) w[k] = x;
+    fill[d] = k + 1;
+  }
+  return { n, start, nbr, w, ...loopsAndStrengths(graph, weights) };
+}
+
+/**
+ * Each node's self-loop term (twice the weight of its loops, as igraph counts A_vv) and strength (its row of A, loops
+ * counted twice), and their total (2m), weighted by `weights` (null = 1 per edge).
+ */
+export function loopsAndStrengths(
+  graph: Pick<ComputeGraph, "n" | "m" | "src" | "dst">,
+  weights: Float64Array | null,
+): Pick<WGraph, "loop" | "strength" | "total"> {
+  const { n, m, src, dst } = graph;
   const loop = new Float64Array(n);
   const strength = new Float64Array(n);
   let total = 0;
@@ -80,20 +106,12 @@ export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | 
     if (s === d) {
       loop[s] = (loop[s] as number) + 2 * x;
       strength[s] = (strength[s] as number) + 2 * x;
-      continue;
+    } else {
+      strength[s] = (strength[s] as number) + x;
+      strength[d] = (strength[d] as number) + x;
     }
-    let k = fill[s] as number;
-    nbr[k] = d;
-    if (w) w[k] = x;
-    fill[s] = k + 1;
-    k = fill[d] as number;
-    nbr[k] = s;
-    if (w) w[k] = x;
-    fill[d] = k + 1;
-    strength[s] = (strength[s] as number) + x;
-    strength[d] = (strength[d] as number) + x;
   }
-  return { n, start, nbr, w, loop, strength, total };
+  return { loop, strength, total };
 }
 
 /**

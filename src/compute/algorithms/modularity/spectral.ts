@@ -5,7 +5,7 @@ import type { ComputeGraph } from "../../../../kernels/cpu/csr.ts";
 import { spmv, spmvUndirectedCsr } from "../../../../kernels/cpu/spmv.ts";
 import type { ComputeContext } from "../../types.ts";
 import { largestEigen } from "./eigen.ts";
-import type { WGraph } from "./graph.ts";
+import { loopsAndStrengths, type WGraph } from "./graph.ts";
 import { kmeans } from "./kmeans.ts";
 import { rng } from "./rng.ts";
 
@@ -45,24 +45,11 @@ export function viewOperator(g: WGraph, ctx: ComputeContext): SpectralGraph {
  * Loops and strengths as weightedUndirected counts them (graph.ts).
  */
 export function csrOperator(graph: ComputeGraph, weights: Float64Array | null): SpectralGraph {
-  const { n, m, src, dst } = graph;
-  const loop = new Float64Array(n);
-  const strength = new Float64Array(n);
-  let total = 0;
-  for (let e = 0; e < m; e++) {
-    const s = src[e] as number;
-    const d = dst[e] as number;
-    const x = weights ? (weights[e] as number) : 1;
-    total += 2 * x;
-    if (s === d) {
-      loop[s] = (loop[s] as number) + 2 * x;
-      strength[s] = (strength[s] as number) + 2 * x;
-    } else {
-      strength[s] = (strength[s] as number) + x;
-      strength[d] = (strength[d] as number) + x;
-    }
-  }
-  return { n, loop, strength, total, product: (x, y) => void spmvUndirectedCsr({ ...graph, weight: weights, x, y }) };
+  return {
+    n: graph.n,
+    ...loopsAndStrengths(graph, weights),
+    product: (x, y) => void spmvUndirectedCsr({ ...graph, weight: weights, x, y }),
+  };
 }
 
 export function spectralClustering(g: SpectralGraph, kind: "modularity" | "balanced", o: SpectralOptions, ctx: ComputeContext): Int32Array {
