@@ -18,7 +18,7 @@ export function createSessionChanges(deps: {
   db: Db;
   pubsub: PubSub;
   redis: RedisClients | undefined;
-  /** This process's kept session rows: an event (from any instance) makes the row read afresh before it is pushed. */
+  /** This process's kept session rows: an event (from any instance) makes a kept row older than its revision read afresh before it is pushed. */
   sessionRows?: SessionRows;
 }) {
   const { db, pubsub, redis, sessionRows } = deps;
@@ -53,7 +53,7 @@ export function createSessionChanges(deps: {
       try {
         for (let result = await Promise.race([next, stop]); result && !result.done; result = await Promise.race([events.next(), stop])) {
           const event = result.value;
-          sessionRows?.forget(sessionId);
+          sessionRows?.forgetBefore(sessionId, event.revisionNumber);
           await checking;
           last = Math.max(last, event.revisionNumber);
           await push(event);

@@ -55,6 +55,27 @@ export function createSessionRows(db: Db, ttlMs = SESSION_ROW_TTL_MS, now: () =>
     forget(id: string): void {
       rows.delete(id);
     },
+    /**
+     * Forgets a row older than `revision` (a change event's: a kept row at or past it already holds that change,
+     * as one this process remembered after its own write does); a read under way is forgotten too.
+     */
+    forgetBefore(id: string, revision: number): void {
+      const kept = rows.get(id);
+      if (kept && !(kept.value && kept.value.revisionNumber >= revision)) rows.delete(id);
+    },
+    /**
+     * Keeps the row a committed write of this process has just answered (its UPDATE ... RETURNING): the next tool
+     * call reads it from here instead of the database. A read under way is dropped (as with forget); a kept row of
+     * a later revision is not replaced by an earlier one (two writes' answers may come back out of order).
+     */
+    remember(row: VizSession): void {
+      const kept = rows.get(row.id)?.value;
+      if (kept && kept.revisionNumber > row.revisionNumber) return;
+      rows.delete(row.id);
+      if (ttlMs <= 0) return;
+      if (rows.size >= MAX_ROWS) rows.delete(rows.keys().next().value as string);
+      rows.set(row.id, { row: Promise.resolve(row), until: now() + ttlMs, value: row });
+    },
     /** Forgets the sessions of a dataset (its tables moved to a new version: their revisions moved on). */
     forgetDataset: (datasetId: string) => forgetWhere((row) => row.datasetId === datasetId),
     /** Forgets the sessions a user owns (a forced logout ended their presence). */

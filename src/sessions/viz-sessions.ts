@@ -1,6 +1,7 @@
 // Live visualization sessions (spec 2.7, 3.4, 4.5): opened from graph.html, shared by id, changes published to viewers.
 import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import type { VizSession } from "../../prisma/generated/sqlite/client.ts";
 import { mayChangeRecord } from "../accounts/roles.ts";
 import { isScoped, readOnce, type Viewer } from "../auth/viewer.ts";
 import type { DatasetRows } from "../datasets/dataset-rows.ts";
@@ -89,7 +90,7 @@ export function createVizSessionService(deps: {
 
   async function publish(sessionId: string, kind: VizSessionEvent["kind"]) {
     const updated = await db.vizSession.update({ where: { id: sessionId }, data: { revisionNumber: { increment: 1 } } });
-    sessionRows.forget(sessionId);
+    sessionRows.remember(updated);
     pubsub.publish("vizSession:changed", sessionId, { kind, sessionId, revisionNumber: updated.revisionNumber });
     return updated;
   }
@@ -247,5 +248,7 @@ export function createVizSessionService(deps: {
     notify: publish,
     /** Forgets the kept row of a session this process has just changed elsewhere (collections.ts). */
     forget: (id: string) => sessionRows.forget(id),
+    /** Keeps the row a committed write of this process has just answered (collections.ts; session-rows.ts). */
+    remember: (row: VizSession) => sessionRows.remember(row),
   };
 }

@@ -69,6 +69,47 @@ describe("session rows", () => {
   });
 });
 
+describe("session rows remembered after this process's own writes", () => {
+  it("keeps a written row for the next call, never an older revision over a newer one, and forgets older rows on events", async () => {
+    const rows: Row[] = [{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }];
+    const { db, reads } = fakeDb(rows);
+    const kept = createSessionRows(db, 60_000);
+    await kept.get("s1");
+    // A write answered revision 3 (its UPDATE ... RETURNING): the next read takes it without asking the database.
+    const written = (revisionNumber: number) => ({ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber }) as never;
+    kept.remember(written(3));
+    expect((await kept.get("s1"))?.revisionNumber).toBe(3);
+    // A write answered earlier but reported late (revision 2) does not replace revision 3.
+    kept.remember(written(2));
+    expect((await kept.get("s1"))?.revisionNumber).toBe(3);
+    expect(reads).toEqual(["s1"]);
+    // The event of this process's own change (revision 3) leaves the row; another instance's later one forgets it.
+    kept.forgetBefore("s1", 3);
+    expect((await kept.get("s1"))?.revisionNumber).toBe(3);
+    expect(reads).toEqual(["s1"]);
+    (rows[0] as Row).revisionNumber = 4;
+    kept.forgetBefore("s1", 4);
+    expect((await kept.get("s1"))?.revisionNumber).toBe(4);
+    expect(reads).toEqual(["s1", "s1"]);
+    // A read under way when an event comes may predate its change: it is not kept.
+    (rows[0] as Row).revisionNumber = 5;
+    kept.forget("s1");
+    const under = kept.get("s1");
+    kept.forgetBefore("s1", 5);
+    await under;
+    await kept.get("s1");
+    expect(reads).toEqual(["s1", "s1", "s1", "s1"]);
+  });
+
+  it("keeps nothing when rows are not kept at all (ttl 0)", async () => {
+    const { db, reads } = fakeDb([{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }]);
+    const kept = createSessionRows(db, 0);
+    kept.remember({ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 7 } as never);
+    expect((await kept.get("s1"))?.revisionNumber).toBe(1);
+    expect(reads).toEqual(["s1"]);
+  });
+});
+
 describe("tool calls read the kept row; a change made in this process shows at once", () => {
   let world: McpWorld;
   let closePage: () => Promise<void>;
