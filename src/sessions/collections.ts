@@ -1,8 +1,7 @@
 // Collections of a live session (spec 2.8, 3.6): named sets chosen by GFQL and painted in one color. The matched
 // rows are computed once, at creation, and kept as a blob the page paints from; every change is published.
-import { randomBytes } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import type { VizCollection } from "../../prisma/generated/sqlite/client.ts";
+import type { Prisma, VizCollection, VizSession } from "../../prisma/generated/sqlite/client.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { type DatasetRecord, toDatasetRecord } from "../datasets/dataset-records.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -10,6 +9,7 @@ import type { GfqlService } from "../gfql/surface/gfql-service.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { Db } from "../store/prisma.ts";
 import type { PubSub } from "../store/pubsub.ts";
+import { randomHex } from "../store/random-hex.ts";
 import { HEX_COLOR, PALETTE_NAMES, paletteColor } from "./palettes.ts";
 import type { VizSessionService } from "./viz-sessions.ts";
 
@@ -24,6 +24,12 @@ export type CollectionInput = { name: string; query: unknown; nodeColor?: string
 export type CollectionPatch = { name?: string; nodeColor?: string; palette?: string };
 
 export type CollectionService = ReturnType<typeof createCollectionService>;
+
+/** What a creation stores in a collection's row besides its id, session, name and position. */
+type CollectionContent = Pick<
+  VizCollection,
+  "query" | "nodeColor" | "palette" | "description" | "matchBlob" | "matchCount" | "nodeCount" | "edgeCount" | "dataVersion"
+>;
 
 const invalid = (code: string, message: string, field: string) =>
   new AppError("INVALID_INPUT", `[${code}] ${message}`, { details: { field } });
@@ -81,14 +87,14 @@ export function collectionQuery(query: unknown): unknown {
   return undirectedByDefault(value);
 }
 
-/** The matched positions as one blob: [nodeCount, edgeCount or 0xffffffff when unknown], node rows, edge rows. */
-function encodeMatches(nodeRows: Uint32Array, edgeRows: Uint32Array | undefined): Uint8Array {
-  const out = new Uint32Array(2 + nodeRows.length + (edgeRows?.length ?? 0));
-  out[0] = nodeRows.length;
-  out[1] = edgeRows ? edgeRows.length : 0xffffffff;
-  out.set(nodeRows, 2);
-  if (edgeRows) out.set(edgeRows, 2 + nodeRows.length);
-  return new Uint8Array(out.buffer);
+/**
+ * The matched positions as one blob: [nodeCount, edgeCount or 0xffffffff when unknown], node rows, edge rows; as the
+ * three pieces the file is written from (no joined copy).
+ */
+function encodeMatches(nodeRows: Uint32Array, edgeRows: Uint32Array | undefined): Uint8Array[] {
+  const head = new Uint32Array([nodeRows.length, edgeRows ? edgeRows.length : 0xffffffff]);
+  const bytes = (rows: Uint32Array) => new Uint8Array(rows.buffer, rows.byteOffset, rows.byteLength);
+  return [bytes(head), bytes(nodeRows), ...(edgeRows ? [bytes(edgeRows)] : [])];
 }
 
 export function createCollectionService(deps: {
@@ -108,15 +114,52 @@ export function createCollectionService(deps: {
 
   const blobPath = (sessionId: string, blob: string) => ["sessions", sessionId, "collections", blob];
 
-  /** Runs `change` in a transaction that first moves the session's revision (which also serializes writers), then publishes. */
-  async function changing<T>(sessionId: string, change: (tx: Db) => Promise<T>): Promise<T> {
-    const [result, revisionNumber] = await db.$transaction(async (tx) => {
+  /**
+   * Each session's collections in order as this process's last creation left them, with the session revision that
+   * creation moved it to. Every change of a session's collections moves its revision in the same transaction, so the
+   * list is what is stored for as long as the session is at that revision: the next creation writes in one batch
+   * transaction that moves the revision only from that one (else it finds no row, rolls back, and reads the list in
+   * an interactive transaction). Kept only while every row was matched on the dataset version the creation ran on:
+   * rows of an older version are matched again by whoever reads them (`current`, without moving the revision), and a
+   * new version moves every session's revision (dataset-versions.ts). Other changes drop the session's list.
+   */
+  const lists = new Map<string, { revision: number; rows: VizCollection[] }>();
+  const MAX_LISTS = 10_000;
+  function keepList(sessionId: string, revision: number, rows: VizCollection[], dataVersion: string | null): void {
+    const kept = lists.get(sessionId);
+    // Two changes' answers may come back out of order: the later revision stays.
+    if (kept && kept.revision > revision) return;
+    lists.delete(sessionId);
+    if (rows.some((c) => c.dataVersion !== dataVersion)) return;
+    if (lists.size >= MAX_LISTS) lists.delete(lists.keys().next().value as string);
+    lists.set(sessionId, { revision, rows });
+  }
+  /** The kept list of the session at `revision`, if that is the revision it was kept at. */
+  const listAt = (sessionId: string, revision: number) => {
+    const kept = lists.get(sessionId);
+    return kept && kept.revision === revision ? kept.rows : undefined;
+  };
+
+  /**
+   * Runs `change` in a transaction that first moves the session's revision (which also serializes writers), then
+   * publishes; answers the change's result and the revision it moved the session to.
+   */
+  async function changing<T>(sessionId: string, change: (tx: Db) => Promise<T>): Promise<[T, number]> {
+    // The list kept for the session is no longer what is stored (and a creation's batch would only fail on it).
+    lists.delete(sessionId);
+    const [result, moved] = await db.$transaction(async (tx) => {
       const moved = await tx.vizSession.update({ where: { id: sessionId }, data: { revisionNumber: { increment: 1 } } });
-      return [await change(tx as Db), moved.revisionNumber] as const;
+      return [await change(tx as Db), moved] as const;
     });
-    sessions.forget(sessionId);
-    pubsub.publish("vizSession:changed", sessionId, { kind: "COLLECTIONS", sessionId, revisionNumber });
-    return result;
+    return [result, changed(moved)];
+  }
+
+  /** After a committed change: keeps the session row as committed and publishes the change; answers its revision. */
+  function changed(moved: VizSession): number {
+    // The next tool call on the session reads the row from there (session-rows.ts).
+    sessions.remember(moved);
+    pubsub.publish("vizSession:changed", moved.id, { kind: "COLLECTIONS", sessionId: moved.id, revisionNumber: moved.revisionNumber });
+    return moved.revisionNumber;
   }
 
   /**
@@ -124,17 +167,72 @@ export function createCollectionService(deps: {
    * moves the nine after it down by one: one statement, not nine).
    */
   async function renumber(tx: Db, ordered: Array<Pick<VizCollection, "id" | "position">>): Promise<void> {
+    for (const step of renumbering(tx, ordered)) await step;
+  }
+
+  /** renumber's statements, not yet run (Prisma runs a query when it is awaited or given to a batch transaction). */
+  function renumbering(client: Db, ordered: Array<Pick<VizCollection, "id" | "position">>): Prisma.PrismaPromise<unknown>[] {
     const byShift = new Map<number, string[]>();
     for (const [position, c] of ordered.entries()) {
       const shift = c.position - position;
       if (shift !== 0) byShift.set(shift, [...(byShift.get(shift) ?? []), c.id]);
     }
-    for (const [shift, ids] of byShift)
-      await tx.vizCollection.updateMany({ where: { id: { in: ids } }, data: { position: { decrement: shift } } });
+    return [...byShift].map(([shift, ids]) =>
+      client.vizCollection.updateMany({ where: { id: { in: ids } }, data: { position: { decrement: shift } } }),
+    );
   }
 
   const inOrder = (tx: Db, sessionId: string) =>
     tx.vizCollection.findMany({ where: { sessionId }, orderBy: [{ position: "asc" }, { createdAt: "asc" }] });
+
+  /**
+   * What creating collection `name` does to a session whose collections are `current` (in order): replace the one of
+   * that name in place, or add one at the end, first dropping the oldest beyond MAX_COLLECTIONS and closing the gaps.
+   * `statements` are its writes, not yet run, the new or replaced row last; `after(saved)` is the list they leave;
+   * `dropped` the match blobs no longer named.
+   */
+  function planCreate(sessionId: string, current: VizCollection[], name: string, content: CollectionContent) {
+    const same = current.find((c) => c.name === name);
+    if (same) {
+      return {
+        statements: (client: Db) => [client.vizCollection.update({ where: { id: same.id }, data: { ...content, createdAt: new Date() } })],
+        after: (saved: VizCollection) => current.map((c) => (c === same ? saved : c)),
+        dropped: same.matchBlob ? [same.matchBlob] : [],
+      };
+    }
+    let kept = current;
+    let evicted: VizCollection[] = [];
+    if (current.length >= MAX_COLLECTIONS) {
+      const byAge = [...current].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
+      evicted = byAge.slice(0, current.length - MAX_COLLECTIONS + 1);
+      kept = current.filter((c) => !evicted.includes(c));
+    }
+    const id = `c${randomHex(8)}`;
+    return {
+      statements: (client: Db) => [
+        ...(evicted.length > 0 ? [client.vizCollection.deleteMany({ where: { id: { in: evicted.map((c) => c.id) } } })] : []),
+        ...renumbering(client, kept),
+        client.vizCollection.create({ data: { id, sessionId, name, position: kept.length, ...content } }),
+      ],
+      after: (saved: VizCollection) => [...kept.map((c, position) => (c.position === position ? c : { ...c, position })), saved],
+      dropped: evicted.flatMap((c) => (c.matchBlob ? [c.matchBlob] : [])),
+    };
+  }
+
+  /** Runs `work` after every earlier one of the same session (in this process) has ended. */
+  const turns = new Map<string, Promise<unknown>>();
+  function inTurn<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const run = (turns.get(sessionId) ?? Promise.resolve()).then(work);
+    const settled = run.then(
+      () => {},
+      () => {},
+    );
+    turns.set(sessionId, settled);
+    void settled.then(() => {
+      if (turns.get(sessionId) === settled) turns.delete(sessionId);
+    });
+    return run;
+  }
 
   async function list(viewer: Viewer, sessionId: string): Promise<VizCollection[]> {
     const session = await sessions.get(viewer, sessionId);
@@ -153,7 +251,12 @@ export function createCollectionService(deps: {
     const nodeColor = input.nodeColor ?? null;
     const palette = nodeColor ? null : (input.palette ?? null);
 
-    const existing = await db.vizCollection.findUnique({ where: { sessionId_name: { sessionId, name } } });
+    // The kept list answers that no collection has this name (then nothing can be repeated); one that has it is read.
+    const known = listAt(sessionId, session.revisionNumber);
+    const existing =
+      known && !known.some((c) => c.name === name)
+        ? null
+        : await db.vizCollection.findUnique({ where: { sessionId_name: { sessionId, name } } });
     const same =
       existing &&
       existing.dataVersion === session.dataset.dataVersion &&
@@ -165,30 +268,49 @@ export function createCollectionService(deps: {
     if (same) return existing;
 
     const matched = await matchOn(toDatasetRecord(session.dataset), sessionId, query, options.timeoutMs);
-    const content = { query: queryText, nodeColor, palette, description, ...matched };
+    const content: CollectionContent = { query: queryText, nodeColor, palette, description, ...matched };
 
-    const dropped: string[] = [];
-    const saved = await changing(sessionId, async (tx) => {
-      const current = await inOrder(tx, sessionId);
-      const same = current.find((c) => c.name === name);
-      if (same) {
-        if (same.matchBlob) dropped.push(same.matchBlob);
-        return tx.vizCollection.update({ where: { id: same.id }, data: { ...content, createdAt: new Date() } });
+    // Creations on one session take turns in this process, so that each finds the list the one before kept.
+    const { saved, dropped } = await inTurn(sessionId, async () => {
+      const kept = lists.get(sessionId);
+      if (kept) {
+        // One batch transaction (no interactive one: about 0.3 ms less of this process's time) that moves the
+        // revision only from the kept list's: when another instance changed the session meanwhile, it finds no row
+        // and rolls back, and the transaction below reads the list.
+        const plan = planCreate(sessionId, kept.rows, name, content);
+        const results = await db
+          .$transaction([
+            db.vizSession.update({ where: { id: sessionId, revisionNumber: kept.revision }, data: { revisionNumber: { increment: 1 } } }),
+            ...plan.statements(db),
+          ])
+          .catch((error: unknown) => {
+            if ((error as { code?: string }).code === "P2025") return undefined;
+            throw error;
+          });
+        if (results) {
+          const saved = results.at(-1) as VizCollection;
+          keepList(sessionId, changed(results[0] as VizSession), plan.after(saved), content.dataVersion);
+          return { saved, dropped: plan.dropped };
+        }
       }
-      let kept = current;
-      if (current.length >= MAX_COLLECTIONS) {
-        const byAge = [...current].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.position - b.position);
-        const evicted = byAge.slice(0, current.length - MAX_COLLECTIONS + 1);
-        await tx.vizCollection.deleteMany({ where: { id: { in: evicted.map((c) => c.id) } } });
-        for (const c of evicted) if (c.matchBlob) dropped.push(c.matchBlob);
-        kept = current.filter((c) => !evicted.includes(c));
-        await renumber(tx, kept);
-      }
-      return tx.vizCollection.create({
-        data: { id: `c${randomBytes(8).toString("hex")}`, sessionId, name, position: kept.length, ...content },
+      let plan: ReturnType<typeof planCreate> | undefined;
+      const [saved, revision] = await changing(sessionId, async (tx) => {
+        plan = planCreate(sessionId, await inOrder(tx, sessionId), name, content);
+        let last: unknown;
+        for (const statement of plan.statements(tx)) last = await statement;
+        return last as VizCollection;
       });
+      const done = plan as ReturnType<typeof planCreate>;
+      keepList(sessionId, revision, done.after(saved), content.dataVersion);
+      return { saved, dropped: done.dropped };
     });
-    await Promise.all(dropped.map((b) => blobs.remove(blobPath(sessionId, b)).catch(() => {})));
+    for (const b of dropped) {
+      try {
+        blobs.removeFile(blobPath(sessionId, b));
+      } catch {
+        // left for the startup sweep (blob-sweep.ts), which removes blobs no collection names
+      }
+    }
     return saved;
   }
 
@@ -196,8 +318,9 @@ export function createCollectionService(deps: {
   async function matchOn(record: DatasetRecord, sessionId: string, query: unknown, timeoutMs?: number) {
     const answer = await deps.gfql.match(record, query, timeoutMs);
     const nodeRows = answer.nodeRows;
-    const blob = nodeRows ? `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.u32` : null;
-    if (blob && nodeRows) await blobs.writeAtomic(blobPath(sessionId, blob), encodeMatches(nodeRows, answer.edgeRows));
+    const blob = nodeRows ? `${Date.now().toString(36)}-${randomHex(6)}.u32` : null;
+    // A new name each time, stored only once written: no temporary file and rename (blobs.ts writeNew).
+    if (blob && nodeRows) await blobs.writeNew(blobPath(sessionId, blob), encodeMatches(nodeRows, answer.edgeRows));
     return {
       matchBlob: blob,
       matchCount: nodeRows ? nodeRows.length + (answer.edgeRows?.length ?? 0) : null,
@@ -217,6 +340,8 @@ export function createCollectionService(deps: {
     if (c.dataVersion === record.dataVersion) return Promise.resolve(c);
     let pending = refreshing.get(c.id);
     if (!pending) {
+      // Rows matched again here keep the session's revision: a list kept for it would no longer be what is stored.
+      lists.delete(c.sessionId);
       pending = (async () => {
         const unknown = { matchBlob: null, matchCount: null, nodeCount: null, edgeCount: null, dataVersion: record.dataVersion };
         const matched = await matchOn(record, c.sessionId, JSON.parse(c.query)).catch(() => unknown);
@@ -243,7 +368,7 @@ export function createCollectionService(deps: {
     await owned(viewer, sessionId);
     checkColors(patch);
     const name = patch.name === undefined ? undefined : checkName(patch.name);
-    return changing(sessionId, async (tx) => {
+    const [updated] = await changing(sessionId, async (tx) => {
       const existing = await find(tx, sessionId, id);
       if (name !== undefined && name !== existing.name) {
         const clash = await tx.vizCollection.findUnique({ where: { sessionId_name: { sessionId, name } } });
@@ -258,11 +383,12 @@ export function createCollectionService(deps: {
             : {};
       return tx.vizCollection.update({ where: { id }, data: { ...(name !== undefined ? { name } : {}), ...colors } });
     });
+    return updated;
   }
 
   async function remove(viewer: Viewer, sessionId: string, id: string): Promise<VizCollection> {
     await owned(viewer, sessionId);
-    const removed = await changing(sessionId, async (tx) => {
+    const [removed] = await changing(sessionId, async (tx) => {
       const gone = await find(tx, sessionId, id);
       await tx.vizCollection.delete({ where: { id } });
       await renumber(
@@ -279,7 +405,7 @@ export function createCollectionService(deps: {
   async function reorder(viewer: Viewer, sessionId: string, order: string[]): Promise<VizCollection[]> {
     await owned(viewer, sessionId);
     if (new Set(order).size !== order.length) throw invalid("duplicate-id", "order lists a collection more than once", "order");
-    return changing(sessionId, async (tx) => {
+    const [ordered] = await changing(sessionId, async (tx) => {
       const current = await inOrder(tx, sessionId);
       const unknown = order.filter((id) => !current.some((c) => c.id === id));
       if (unknown.length > 0)
@@ -289,12 +415,13 @@ export function createCollectionService(deps: {
       await renumber(tx, [...listed, ...rest]);
       return inOrder(tx, sessionId);
     });
+    return ordered;
   }
 
   async function reset(viewer: Viewer, sessionId: string): Promise<number> {
     await owned(viewer, sessionId);
     const current = await inOrder(db, sessionId);
-    const count = await changing(sessionId, async (tx) => (await tx.vizCollection.deleteMany({ where: { sessionId } })).count);
+    const [count] = await changing(sessionId, async (tx) => (await tx.vizCollection.deleteMany({ where: { sessionId } })).count);
     await Promise.all(current.map((c) => (c.matchBlob ? blobs.remove(blobPath(sessionId, c.matchBlob)).catch(() => {}) : undefined)));
     return count;
   }

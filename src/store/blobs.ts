@@ -1,7 +1,7 @@
 // The blob store: files under DATA_DIR/blobs, written atomically (temp file, then rename).
 import { randomBytes } from "node:crypto";
-import { createWriteStream, type WriteStream } from "node:fs";
-import { copyFile, link, mkdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
+import { closeSync, createWriteStream, openSync, unlinkSync, type WriteStream, writevSync } from "node:fs";
+import { copyFile, link, mkdir, open, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import { IncomingMessage } from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +25,13 @@ export type WritingMarker = { host: string; pid: number; run: string; startedAt:
 export const PROCESS_RUN = randomBytes(8).toString("hex");
 
 const WRITE_BUFFER = 8 << 20;
+
+/**
+ * Up to this size writeNew writes synchronously: open, one writev and close put a small file into the page cache in
+ * about 30 µs (10 KB), where the promise API's open, write and close cost the event loop about 70 µs and the process
+ * about 175 µs in all (this machine). Collections' matched rows are mostly this small.
+ */
+const SYNC_WRITE_BYTES = 256 << 10;
 
 /** Frees a chunk's memory now (ArrayBuffer.prototype.transfer detaches it): only a buffer the chunk alone views, whole. */
 function release(chunk: unknown): void {
@@ -97,6 +104,49 @@ export function createBlobStore(root: string) {
   }
 
   /**
+   * Writes bytes (one buffer, or several written one after another: no joined copy) under a name never used before
+   * (a random one the caller made, which no reader can know until the caller stores it, after the whole file is
+   * written): written in place, with no temporary file and rename. A file already there under that name is an error
+   * (EEXIST) and stays as it was; a failed write leaves nothing.
+   */
+  async function writeNew(parts: string[], data: Uint8Array | Uint8Array[]): Promise<string> {
+    const target = pathOf(...parts);
+    const chunks = Array.isArray(data) ? data : [data];
+    const total = chunks.reduce((sum, c) => sum + c.byteLength, 0);
+    const whole = (written: number) => {
+      if (written !== total) throw new Error(`short write to ${target}: ${written} of ${total} bytes`);
+    };
+    const write = async () => {
+      if (total <= SYNC_WRITE_BYTES) {
+        const fd = openSync(target, "wx");
+        try {
+          whole(writevSync(fd, chunks));
+        } finally {
+          closeSync(fd);
+        }
+        return;
+      }
+      const handle = await open(target, "wx");
+      try {
+        whole((await handle.writev(chunks)).bytesWritten);
+      } finally {
+        await handle.close();
+      }
+    };
+    try {
+      await write().catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+        await mkdir(path.dirname(target), { recursive: true });
+        await write();
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") await rm(target, { force: true });
+      throw error;
+    }
+    return target;
+  }
+
+  /**
    * Streams a body to `parts` without holding it in memory, atomically, stopping with
    * PAYLOAD_TOO_LARGE past `maxBytes`. Returns the byte count.
    */
@@ -147,6 +197,18 @@ export function createBlobStore(root: string) {
     }
   }
 
+  /**
+   * Removes one file writeNew wrote, in one synchronous unlink (about 10 µs here, against about 50 µs of the event
+   * loop's for the promise API's); nothing there is fine.
+   */
+  function removeFile(parts: string[]): void {
+    try {
+      unlinkSync(pathOf(...parts));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+
   /** Removes a file or a folder with all it holds; nothing there is fine. */
   async function remove(parts: string[]): Promise<void> {
     const target = pathOf(...parts);
@@ -188,5 +250,5 @@ export function createBlobStore(root: string) {
     return claim(["tmp", `${Date.now()}-${randomBytes(6).toString("hex")}`]);
   }
 
-  return { root: base, pathOf, writeAtomic, writeStream, exists, remove, scratch, claim, settle, share };
+  return { root: base, pathOf, writeAtomic, writeNew, removeFile, writeStream, exists, remove, scratch, claim, settle, share };
 }

@@ -1,11 +1,12 @@
-// The blob store's small operations: atomic writes (into a folder made when missing) and removals of a file, a folder
-// with what it holds, or nothing.
+// The blob store's small operations: atomic writes (into a folder made when missing), writes under new names (in
+// pieces, small and large), removals of a file, a folder with what it holds, or nothing; and the pooled random names.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type BlobStore, createBlobStore } from "../../src/store/blobs.ts";
+import { randomHex } from "../../src/store/random-hex.ts";
 
 describe("blob store", () => {
   let root = "";
@@ -25,6 +26,30 @@ describe("blob store", () => {
     await blobs.writeAtomic(["sessions", "s1", "collections", "a.u32"], "later");
     expect(readFileSync(first, "utf8")).toBe("later");
     expect(readdirSync(path.dirname(first))).toEqual(["a.u32"]);
+  });
+
+  it("writes under a new name in pieces, small (at once) or large, refuses a name already there, and removes such a file", async () => {
+    const small = await blobs.writeNew(["sessions", "s3", "collections", "n.u32"], [new Uint8Array([1, 2]), new Uint8Array([3])]);
+    expect(Array.from(readFileSync(small))).toEqual([1, 2, 3]);
+    const big = new Uint8Array(1 << 20).map((_, i) => i % 251);
+    const large = await blobs.writeNew(["sessions", "s3", "collections", "big.u32"], [big.subarray(0, 100), big.subarray(100)]);
+    expect(readFileSync(large).equals(Buffer.from(big))).toBe(true);
+    // A name already there is an error, and the file there stays as it was.
+    await expect(blobs.writeNew(["sessions", "s3", "collections", "n.u32"], new Uint8Array([9]))).rejects.toMatchObject({ code: "EEXIST" });
+    expect(Array.from(readFileSync(small))).toEqual([1, 2, 3]);
+    expect(readdirSync(path.dirname(small)).sort()).toEqual(["big.u32", "n.u32"]);
+    blobs.removeFile(["sessions", "s3", "collections", "n.u32"]);
+    blobs.removeFile(["sessions", "s3", "collections", "n.u32"]);
+    expect(readdirSync(path.dirname(small))).toEqual(["big.u32"]);
+  });
+
+  it("draws random names from a pool: the asked length, hex, never the same twice", () => {
+    const names = Array.from({ length: 2000 }, (_, i) => randomHex(1 + (i % 16)));
+    for (const [i, name] of names.entries()) expect(name).toMatch(new RegExp(`^[0-9a-f]{${2 * (1 + (i % 16))}}$`));
+    const long = names.filter((n) => n.length >= 16);
+    expect(new Set(long).size).toBe(long.length);
+    expect(() => randomHex(0)).toThrow(RangeError);
+    expect(() => randomHex(4097)).toThrow(RangeError);
   });
 
   it("removes a file, a folder with what it holds, and nothing without complaint", async () => {
