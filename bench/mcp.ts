@@ -4,18 +4,30 @@
 // Every call asks a question never asked before in the run (a window of node ids that moves from call to call, all
 // windows the same width, so every question is of the same size); the answer cache is shown by a row of its own,
 // last, asking one question again and again. The load average is printed before and after, and each row's server CPU
-// per call (main thread and workers, from /proc) beside its wall-clock figures.
+// per call (main thread and workers, from /proc) beside its wall-clock figures. Each row times its calls with the load
+// standing at that many clients (see standing(); BENCH_BURST=1 starts them all at once instead, ramp included). The
+// bench's own heap is collected
+// before each row, so that no collection of its setup's garbage (the 1M-edge table it built) pauses its clients inside
+// a timed row (one such pause, 89 ms, was seen in a 64-client row's p99).
 // Run: node bench/mcp.ts [edges] [calls per client at 16 clients]   (defaults 1000000 and 40; 1 client makes 3x as
-// many calls, 64 clients half as many each). BENCH_CASES=shape (or nodes, collection, cache) runs those rows only.
+// many calls, 64 clients half as many each). BENCH_CASES=shape (or nodes, collection, cache) runs those rows only;
+// BENCH_BURST=1 as above.
 import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { Agent, type IncomingHttpHeaders, request } from "node:http";
 import os from "node:os";
 import path from "node:path";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { createClient } from "graphql-ws";
 import { edgeTable, startBenchServer, writeAs } from "./lib.ts";
 
 const EDGES = Number(process.argv[2] ?? 1_000_000);
+v8.setFlagsFromString("--expose-gc");
+/** A full collection of the bench's own heap (not the server's). */
+const collectGarbage = vm.runInNewContext("gc") as () => void;
+/** BENCH_BURST=1: each row's clients start all at once (see burst()); by default the load is standing (see standing()). */
+const BURST = process.env.BENCH_BURST === "1";
 const CALLS_AT_16 = Number(process.argv[3] ?? 40);
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-mcp-"));
 const bench = await startBenchServer(path.join(work, "data"));
@@ -51,6 +63,73 @@ async function dataset(): Promise<string> {
     }),
   );
   return String((made.data as { dataset_id: string }).dataset_id);
+}
+
+type Call = (name: string, args: Record<string, unknown>) => Promise<number>;
+type Make = () => [string, Record<string, unknown>];
+type Row = { latencies: number[]; seconds: number; answered: number; cpuMs: number };
+
+/**
+ * The load standing: every client calls again as soon as it is answered. Timed are the first `perClient` x clients
+ * calls started once every client has been answered once (each client's first call, on a transport session of its
+ * own, is untimed), and the clients go on calling, untimed, until the last timed call is answered: every timed call
+ * meets the full load, none the ramp-up of all clients starting at once nor the ramp-down of clients finishing.
+ * Calls/s and server CPU per call count every call answered between the first timed call's start and the last timed
+ * call's answer.
+ */
+async function standing(callers: Call[], make: Make, perClient: number): Promise<Row> {
+  const total = perClient * callers.length;
+  const latencies: number[] = [];
+  let ready = 0;
+  let started = 0;
+  let answeredInWindow = 0;
+  let windowStart = 0;
+  let windowEnd = 0;
+  let cpuBefore = 0;
+  let cpuAfter = 0;
+  await Promise.all(
+    callers.map(async (call) => {
+      let first = true;
+      while (latencies.length < total) {
+        const timed = windowStart > 0 && started < total;
+        if (timed) started++;
+        const ms = await call(...make());
+        if (windowStart > 0 && windowEnd === 0) answeredInWindow++;
+        if (timed) {
+          latencies.push(ms);
+          if (latencies.length === total) {
+            windowEnd = performance.now();
+            cpuAfter = serverCpuMs();
+          }
+        }
+        if (first) {
+          first = false;
+          if (++ready === callers.length) {
+            cpuBefore = serverCpuMs();
+            windowStart = performance.now();
+          }
+        }
+      }
+    }),
+  );
+  return { latencies, seconds: (windowEnd - windowStart) / 1000, answered: answeredInWindow, cpuMs: cpuAfter - cpuBefore };
+}
+
+/**
+ * BENCH_BURST=1: the clients start together. Each makes one untimed call, all at once; once all are answered, all
+ * start their timed calls at the same moment and stop after `perClient` each (the ramp-up and ramp-down are timed).
+ */
+async function burst(callers: Call[], make: Make, perClient: number): Promise<Row> {
+  await Promise.all(callers.map((call) => call(...make())));
+  const latencies: number[] = [];
+  const cpuBefore = serverCpuMs();
+  const start = performance.now();
+  await Promise.all(
+    callers.map(async (call) => {
+      for (let i = 0; i < perClient; i++) latencies.push(await call(...make()));
+    }),
+  );
+  return { latencies, seconds: (performance.now() - start) / 1000, answered: latencies.length, cpuMs: serverCpuMs() - cpuBefore };
 }
 
 /** A POST over a kept-alive connection with node:http: the benchmark's own clients should cost the machine little. */
@@ -192,20 +271,11 @@ try {
     for (const clients of [1, 16, 64]) {
       const calls = clients === 1 ? CALLS_AT_16 * 3 : clients === 64 ? Math.max(1, Math.round(CALLS_AT_16 / 2)) : CALLS_AT_16;
       const callers = await Promise.all(Array.from({ length: clients }, () => assistant(createPersonalKey.credential)));
-      // one untimed call per client first (its transport session's first tool call), a question of its own too
-      await Promise.all(callers.map((call) => call(...make())));
-      const latencies: number[] = [];
-      const cpuBefore = serverCpuMs();
-      const start = performance.now();
-      await Promise.all(
-        callers.map(async (call) => {
-          for (let i = 0; i < calls; i++) latencies.push(await call(...make()));
-        }),
-      );
-      const seconds = (performance.now() - start) / 1000;
-      const cpuPerCall = (serverCpuMs() - cpuBefore) / latencies.length;
+      collectGarbage();
+      const { latencies, seconds, answered, cpuMs } = BURST ? await burst(callers, make, calls) : await standing(callers, make, calls);
+      const cpuPerCall = cpuMs / answered;
       lines.push(
-        `| ${label} | ${clients} | ${latencies.length} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${(latencies.length / seconds).toFixed(1)} | ${cpuPerCall.toFixed(2)} |`,
+        `| ${label} | ${clients} | ${latencies.length} | ${percentile(latencies, 50).toFixed(1)} | ${percentile(latencies, 99).toFixed(1)} | ${(answered / seconds).toFixed(1)} | ${cpuPerCall.toFixed(2)} |`,
       );
       console.error(lines.at(-1));
     }
