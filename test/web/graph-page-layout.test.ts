@@ -107,6 +107,34 @@ describe.skipIf(!available)(title, () => {
     await page.close();
   }, 90_000);
 
+  it("receives the stream in a worker: no layout socket on the page's main thread, and still the newest frame drawn", async () => {
+    const server = await serve(smallGraphFixture(), { frameMs: 0, maxIter: 40 });
+    const page = await browser.newPage({ viewport: { width: 1000, height: 700 } });
+    page.on("pageerror", (error) => console.error("page error:", error.message));
+    // Records every socket the page's main thread opens (a worker has a global of its own, which this leaves alone).
+    await page.addInitScript(() => {
+      const opened: string[] = [];
+      (window as unknown as { openedSockets: string[] }).openedSockets = opened;
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          opened.push(String(url));
+        }
+      } as typeof WebSocket;
+    });
+    await page.goto(server.pageUrl);
+    await page.waitForFunction(() => performance.getEntriesByName("graph-first-frame").length > 0, null, { timeout: 60_000 });
+    for (let k = 1; k <= 28; k++) server.layoutJob.sendFrame(undefined, "running", 10 + k);
+    await expect.poll(() => attr(page, "data-layout-seq"), soon).toBe(String(server.layoutJob.seq));
+    await expect.poll(() => page.locator("#layout-iteration").textContent(), soon).toBe("38 / 40");
+    expect(Number(await attr(page, "data-layout-received"))).toBeGreaterThan(Number(await attr(page, "data-layout-frames")));
+    expect(Number(await attr(page, "data-layout-dropped"))).toBeGreaterThan(0);
+    const opened = await page.evaluate(() => (window as unknown as { openedSockets: string[] }).openedSockets);
+    expect(opened.filter((url) => url.includes("/layout/stream"))).toEqual([]);
+    await page.close();
+  }, 90_000);
+
   describe("a layout streaming to two pages", () => {
     let server: PageServer;
     let first: Page;

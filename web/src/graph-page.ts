@@ -342,15 +342,15 @@ class GraphPage {
   }
 
   /** Puts the graph on the canvas at the given positions (inside the space), fitted to the window. */
-  private draw(model: GraphModel, positions: Float32Array): Promise<void> {
-    this.drawing = this.drawOnce(model, positions).finally(() => {
+  private draw(model: GraphModel, positions: Float32Array, state: PanelState = this.layout.state): Promise<void> {
+    this.drawing = this.drawOnce(model, positions, state).finally(() => {
       this.drawing = undefined;
     });
     return this.drawing;
   }
 
-  private async drawOnce(model: GraphModel, positions: Float32Array): Promise<void> {
-    await this.view.show(model, positions, this.linksShown(this.layout.state));
+  private async drawOnce(model: GraphModel, positions: Float32Array, state: PanelState): Promise<void> {
+    await this.view.show(model, positions, this.linksShown(state));
     this.drawn = true;
     this.labels.setModel(model, this.view.graph);
     this.labels.setPositions(positions);
@@ -370,7 +370,9 @@ class GraphPage {
     const positions = fitIntoSpace(planarPositions(frame));
     // A draw under way (the disc of a failed start) finishes first; the frame then moves its nodes.
     if (this.drawing) await this.drawing;
-    if (!this.drawn) await this.draw(model, positions);
+    // The frame's own state decides the first draw's links: the job's may not be known yet (its request still under
+    // way), and a running layout's first frame drawn with 100k links holds a software-WebGL page for half a minute.
+    if (!this.drawn) await this.draw(model, positions, frame.state);
     else {
       this.view.showPositions(positions);
       this.labels.setPositions(positions);

@@ -1,13 +1,15 @@
-// Listens to the session's layout stream (a WebSocket of binary frames) and hands the page only the newest frame:
-// frames that arrive while one is being applied replace each other in one slot, so none ever queue up.
+// Listens to the session's layout stream (a WebSocket of binary frames, received in a worker: layout-socket-worker.ts)
+// and hands the page only the newest frame: frames that arrive while one is being applied replace each other in the
+// worker's slot, so none ever queue up, and the page takes the next only when it has drawn the last.
 import { type LayoutFrame, parseFrame } from "./layout-frames.ts";
+import type { FromSocketWorker, ToSocketWorker } from "./layout-socket-worker.ts";
 
 export type StreamCounts = { received: number; applied: number; dropped: number };
 
 export type LayoutStreamEvents = {
   /** Draws one frame; the stream waits for it (and one animation frame after it) before handing over the next. */
   apply(frame: LayoutFrame): void | Promise<void>;
-  /** Every frame's header as it arrives, applied or not (cheap: the state and progress shown stay current). */
+  /** Every frame handed to the page, as it arrives from the socket's worker (frames the worker dropped never come). */
   received?(frame: LayoutFrame): void;
   /** The socket's state: open, or closed and retrying. */
   connection?(open: boolean): void;
@@ -32,12 +34,21 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
   let applying = false;
   let held = false;
   let stopped = false;
-  let socket: WebSocket | undefined;
-  let retries = 0;
-  let retryTimer = 0;
+  /** A frame was asked of the socket's worker and has not come yet. */
+  let asked = false;
+  // The socket lives in a worker (layout-socket-worker.ts): frames the page will not draw never reach this thread.
+  const worker = new Worker(new URL("./layout-socket-worker.ts", import.meta.url), { type: "module" });
+  const tell = (message: ToSocketWorker) => worker.postMessage(message);
 
   const pump = async () => {
-    if (applying || held || stopped || !slot) return;
+    if (applying || held || stopped) return;
+    if (!slot) {
+      if (!asked) {
+        asked = true;
+        tell({ type: "next" });
+      }
+      return;
+    }
     applying = true;
     const frame = slot;
     slot = undefined;
@@ -58,34 +69,23 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
     void pump();
   };
 
-  const connect = () => {
+  worker.onmessage = ({ data }: MessageEvent<FromSocketWorker>) => {
     if (stopped) return;
-    const ws = new WebSocket(streamUrl(sessionId));
-    ws.binaryType = "arraybuffer";
-    socket = ws;
-    ws.onopen = () => {
-      retries = 0;
-      events.connection?.(true);
-    };
-    ws.onmessage = (message) => {
-      if (!(message.data instanceof ArrayBuffer)) return;
-      const frame = parseFrame(message.data);
-      if (!frame) return;
-      counts.received++;
-      if (slot) counts.dropped++;
-      slot = frame;
-      events.received?.(frame);
-      void pump();
-    };
-    ws.onclose = () => {
-      if (socket === ws) socket = undefined;
-      if (stopped) return;
-      events.connection?.(false);
-      // Reconnect with backoff; the server sends its latest frame on connect, so nothing is missed that matters.
-      retryTimer = window.setTimeout(connect, Math.min(10_000, 500 * 2 ** retries++));
-    };
+    if (data.type === "connection") {
+      events.connection?.(data.open);
+      return;
+    }
+    asked = false;
+    const frame = parseFrame(data.buffer);
+    counts.received = data.counts.received;
+    counts.dropped = data.counts.dropped;
+    if (!frame) return;
+    slot = frame;
+    events.received?.(frame);
+    void pump();
   };
-  connect();
+  tell({ type: "open", url: streamUrl(sessionId) });
+  void pump();
 
   return {
     counts,
@@ -98,10 +98,8 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
     },
     stop() {
       stopped = true;
-      window.clearTimeout(retryTimer);
-      socket?.close();
-      socket = undefined;
       slot = undefined;
+      tell({ type: "stop" });
     },
   };
 }
