@@ -3,7 +3,7 @@
 import { spmv } from "../../../../kernels/cpu/spmv.ts";
 import type { AlgorithmEntry } from "../../types.ts";
 import { ecg } from "./ecg.ts";
-import { checkWeights, weightedUndirected } from "./graph.ts";
+import { checkWeights, splitUndirected, weightedUndirected } from "./graph.ts";
 import { leiden } from "./leiden.ts";
 import { louvain } from "./louvain.ts";
 import { membershipOutput, num } from "./output.ts";
@@ -67,7 +67,7 @@ export const cugraphEntries: AlgorithmEntry[] = [
     doc: "partition: the Louvain clustering's community of each node",
     run: (graph, params, ctx, label) => {
       checkWeights(graph.weight, graph.m, "edge_weight");
-      const g = weightedUndirected(graph, graph.weight);
+      const g = splitUndirected(graph, graph.weight);
       const maxLevels = typeof params.max_level === "number" ? params.max_level : num(params, "max_iter", 100);
       const res = louvain(
         g,
@@ -92,7 +92,7 @@ export const cugraphEntries: AlgorithmEntry[] = [
     doc: "partition: the Leiden clustering (modularity) of each node",
     run: (graph, params, ctx, label) => {
       checkWeights(graph.weight, graph.m, "edge_weight");
-      const g = weightedUndirected(graph, graph.weight);
+      const g = splitUndirected(graph, graph.weight);
       const gamma = g.total > 0 ? num(params, "resolution", 1) / g.total : 0;
       // cuGraph's gains are modularity changes (2·gain/2m): theta is their temperature.
       const beta = (num(params, "theta", 1) * g.total) / 2;

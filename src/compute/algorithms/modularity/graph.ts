@@ -13,6 +13,14 @@ export type WGraph = {
   nbr: Int32Array;
   /** Float64 in general; Int32 on aggregates of integer weights (their sums are exact in both: same numbers, half the bytes). */
   w: Float64Array | Int32Array | null;
+  /**
+   * A second list per node, read after the first (`splitUndirected`: the CSR's in-edges after its out-edges, so the
+   * graph needs no undirected view): absent on every other graph. Only Louvain and Leiden take such a graph, and
+   * what they call on it (localMove, aggregate, modularity, pottsQuality, refine) reads both lists.
+   */
+  start2?: Int32Array;
+  nbr2?: Int32Array;
+  w2?: Float64Array | null;
   /** Twice the weight of v's self-loops (a loop adds 2w to A_vv, as igraph counts it). */
   loop: Float64Array;
   /** Strength of v: the sum of its row of A (loops counted twice). */
@@ -85,6 +93,43 @@ export function weightedUndirected(graph: ComputeGraph, weights: Float64Array | 
   }
   return { n, start, nbr, w, ...loopsAndStrengths(graph, weights) };
 }
+
+/**
+ * As weightedUndirected, read straight from the CSR without an undirected view: each node's out-edges, then (the
+ * second list) its in-edges; the same neighbours in the same order as the view lists them, so every result is the
+ * same. With self-loops, weightedUndirected's graph (its own arrays, no view either). Saves the view's entries (an
+ * int32 per edge end) where the view is not already kept.
+ */
+export function splitUndirected(graph: ComputeGraph, weights: Float64Array | null): WGraph {
+  const { n, m, src, dst } = graph;
+  for (let e = 0; e < m; e++) if (src[e] === dst[e]) return weightedUndirected(graph, weights);
+  const gather = (edges: Int32Array) => {
+    if (!weights) return null;
+    const out = new Float64Array(edges.length);
+    for (let j = 0; j < edges.length; j++) out[j] = weights[edges[j] as number] as number;
+    return out;
+  };
+  return {
+    n,
+    start: graph.outStart,
+    nbr: graph.outDst,
+    w: gather(graph.outEdges),
+    start2: graph.inStart,
+    nbr2: graph.inSrc,
+    w2: gather(graph.inEdges),
+    ...loopsAndStrengths(graph, weights),
+  };
+}
+
+/** Each list of g: the first, and the second where g has one (see WGraph.start2). */
+export function lists(g: WGraph): Array<{ start: Int32Array; nbr: Int32Array; w: Float64Array | Int32Array | null }> {
+  const first = { start: g.start, nbr: g.nbr, w: g.w };
+  return g.start2 && g.nbr2 ? [first, { start: g.start2, nbr: g.nbr2, w: g.w2 ?? null }] : [first];
+}
+
+/** A node's degree in g (entries in both lists). */
+export const entriesOf = (g: WGraph, v: number): number =>
+  (g.start[v + 1] as number) - (g.start[v] as number) + (g.start2 ? (g.start2[v + 1] as number) - (g.start2[v] as number) : 0);
 
 /**
  * Each node's self-loop term (twice the weight of its loops, as igraph counts A_vv) and strength (its row of A, loops
@@ -176,6 +221,7 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
     members[mFill[c] as number] = v;
     mFill[c] = (mFill[c] as number) + 1;
   }
+  const gl = lists(g);
   const acc = new Float64Array(k);
   const seen = new Int32Array(k).fill(-1);
   const touched = new Int32Array(k);
@@ -185,11 +231,13 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
     let count = 0;
     for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
       const v = members[i] as number;
-      for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
-        const d = membership[g.nbr[j] as number] as number;
-        if (d !== c && seen[d] !== c) {
-          seen[d] = c;
-          count++;
+      for (const { start: st, nbr: nb } of gl) {
+        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
+          const d = membership[nb[j] as number] as number;
+          if (d !== c && seen[d] !== c) {
+            seen[d] = c;
+            count++;
+          }
         }
       }
     }
@@ -265,18 +313,20 @@ export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: 
       const v = members[i] as number;
       self += g.loop[v] as number;
       str += g.strength[v] as number;
-      for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++) {
-        const d = membership[g.nbr[j] as number] as number;
-        if (d === c) {
-          self += g.w === null ? 1 : (g.w[j] as number);
-          continue;
+      for (const { start: st, nbr: nb, w: gw } of gl) {
+        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
+          const d = membership[nb[j] as number] as number;
+          if (d === c) {
+            self += gw === null ? 1 : (gw[j] as number);
+            continue;
+          }
+          if (seen[d] !== c) {
+            seen[d] = c;
+            acc[d] = 0;
+            touched[nt++] = d;
+          }
+          acc[d] = (acc[d] as number) + (gw === null ? 1 : (gw[j] as number));
         }
-        if (seen[d] !== c) {
-          seen[d] = c;
-          acc[d] = 0;
-          touched[nt++] = d;
-        }
-        acc[d] = (acc[d] as number) + (g.w === null ? 1 : (g.w[j] as number));
       }
     }
     loop[c] = self;
@@ -325,14 +375,16 @@ export function modularity(g: WGraph, membership: Int32Array, resolution = 1): n
   if (g.total === 0) return Number.NaN;
   let k = 0;
   for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
+  const gl = lists(g);
   const inside = new Float64Array(k);
   const tot = new Float64Array(k);
   for (let v = 0; v < g.n; v++) {
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (g.strength[v] as number);
     let s = g.loop[v] as number;
-    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++)
-      if (membership[g.nbr[j] as number] === c) s += g.w === null ? 1 : (g.w[j] as number);
+    for (const { start: st, nbr: nb, w: gw } of gl)
+      for (let j = st[v] as number; j < (st[v + 1] as number); j++)
+        if (membership[nb[j] as number] === c) s += gw === null ? 1 : (gw[j] as number);
     inside[c] = (inside[c] as number) + s;
   }
   let q = 0;

@@ -2,7 +2,7 @@
 import type { AlgorithmEntry } from "../../types.ts";
 import { ComputeInputError } from "../../types.ts";
 import { fastGreedy } from "./fastgreedy.ts";
-import { checkWeights, renumber, type WGraph, weightedUndirected } from "./graph.ts";
+import { checkWeights, renumber, splitUndirected, type WGraph, weightedUndirected } from "./graph.ts";
 import { labelPropagation } from "./label-propagation.ts";
 import { leadingEigenvector } from "./leading-eigenvector.ts";
 import { leiden } from "./leiden.ts";
@@ -30,7 +30,7 @@ export const igraphEntries: AlgorithmEntry[] = [
         throw new ComputeInputError("return_levels=True answers a list of clusterings, which no node column can hold", "return_levels");
       const weights = edgeValues(params, "weights");
       checkWeights(weights, graph.m, "weights");
-      const g = weightedUndirected(graph, weights);
+      const g = splitUndirected(graph, weights);
       const res = louvain(g, { resolution: num(params, "resolution", 1), maxLevels: 1000, threshold: 1e-10, seed: DEFAULT_SEED }, ctx);
       return membershipOutput(label, res.membership);
     },
@@ -64,7 +64,7 @@ export const igraphEntries: AlgorithmEntry[] = [
     run: (graph, params, ctx, label) => {
       const weights = edgeValues(params, "weights");
       checkWeights(weights, graph.m, "weights");
-      const g = weightedUndirected(graph, weights);
+      const g = splitUndirected(graph, weights);
       const modularityObjective = params.objective_function === "modularity";
       let nodeWeight = edgeValues(params, "node_weights");
       if (nodeWeight && nodeWeight.length !== g.n) throw new ComputeInputError("node_weights must give one value per node", "node_weights");

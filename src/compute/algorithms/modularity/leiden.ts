@@ -1,7 +1,7 @@
 // Leiden (Traag, Waltman & van Eck 2019): fast local moving, refinement into well-connected sub-communities, and
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
-import { type AggregateSpace, aggregate, aggregateSpace, renumber, type WGraph } from "./graph.ts";
+import { type AggregateSpace, aggregate, aggregateSpace, lists, renumber, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
@@ -26,12 +26,14 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
   for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
   const tot = new Float64Array(k);
   let inside = 0;
+  const gl = lists(g);
   for (let v = 0; v < g.n; v++) {
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (nodeWeight[v] as number);
     inside += (g.loop[v] as number) / 2;
-    for (let j = g.start[v] as number; j < (g.start[v + 1] as number); j++)
-      if (membership[g.nbr[j] as number] === c) inside += (g.w === null ? 1 : (g.w[j] as number)) / 2;
+    for (const { start, nbr, w } of gl)
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++)
+        if (membership[nbr[j] as number] === c) inside += (w === null ? 1 : (w[j] as number)) / 2;
   }
   let q = inside;
   for (let c = 0; c < k; c++) q -= (gamma * (tot[c] as number) * (tot[c] as number)) / 2;
@@ -44,7 +46,8 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
  * Answers the refined membership (node ids as labels).
  */
 function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, beta: number, r: Rng, s: Scratch): Int32Array {
-  const { n, start, nbr, w } = g;
+  const { n } = g;
+  const gl = lists(g);
   const refined = new Int32Array(n);
   const partTot = new Float64Array(n);
   const rTot = new Float64Array(n);
@@ -56,8 +59,9 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
     alone[v] = 1;
     partTot[part[v] as number] = (partTot[part[v] as number] as number) + (nw[v] as number);
     let x = 0;
-    for (let j = start[v] as number; j < (start[v + 1] as number); j++)
-      if (part[nbr[j] as number] === part[v]) x += w === null ? 1 : (w[j] as number);
+    for (const { start, nbr, w } of gl)
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++)
+        if (part[nbr[j] as number] === part[v]) x += w === null ? 1 : (w[j] as number);
     ext[v] = x;
   }
   const { acc, seen, touched } = s;
@@ -72,17 +76,19 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
     const rest = (partTot[S] as number) - nv;
     if ((ext[v] as number) < gamma * nv * rest) continue;
     let nt = 0;
-    for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-      const u = nbr[j] as number;
-      if (part[u] !== S) continue;
-      const c = refined[u] as number;
-      if (c === v) continue;
-      if (seen[c] !== v) {
-        seen[c] = v;
-        acc[c] = 0;
-        touched[nt++] = c;
+    for (const { start, nbr, w } of gl) {
+      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
+        const u = nbr[j] as number;
+        if (part[u] !== S) continue;
+        const c = refined[u] as number;
+        if (c === v) continue;
+        if (seen[c] !== v) {
+          seen[c] = v;
+          acc[c] = 0;
+          touched[nt++] = c;
+        }
+        acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
       }
-      acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
     }
     // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
     let maxGain = 0;

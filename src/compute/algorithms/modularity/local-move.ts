@@ -1,7 +1,7 @@
 // The moving phase shared by Louvain and Leiden: nodes move one at a time (a queue of nodes whose neighbourhood
 // changed, Traag's fast local moving) to the neighbouring community that most improves the Potts quality
 // Σ_c [W_in(c) - γ N_c² / 2] (N_c: the sum of the node weights; modularity when node weights are strengths, γ = res/2m).
-import type { WGraph } from "./graph.ts";
+import { entriesOf, lists, type WGraph } from "./graph.ts";
 import type { Rng } from "./rng.ts";
 import { shuffled } from "./rng.ts";
 
@@ -42,7 +42,14 @@ export function scratch(n: number): Scratch {
  * moves. `gamma` multiplies node weight products; ties keep the node where it is.
  */
 export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array, gamma: number, r: Rng, s: Scratch, minGain = 0): number {
-  const { n, start, nbr, w } = g;
+  const { n } = g;
+  // The graph's lists (two on a graph read straight from the CSR: out-edges, then in-edges), as locals: the loops
+  // below are the hottest of Louvain and Leiden.
+  const [first, second] = lists(g);
+  const { start, nbr, w } = first as NonNullable<typeof first>;
+  const start2 = second?.start;
+  const nbr2 = second?.nbr ?? nbr;
+  const w2 = second?.w ?? null;
   const { acc, seen, touched, queue, queued, tot, count, empty } = s;
   tot.fill(0, 0, n);
   seen.fill(-1, 0, n);
@@ -60,7 +67,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   let size = 0;
   for (let i = 0; i < n; i++) {
     const v = order[i] as number;
-    if ((start[v + 1] as number) > (start[v] as number)) {
+    if (entriesOf(g, v) > 0) {
       queue[size++] = v;
       queued[v] = 1;
     } else queued[v] = 0;
@@ -99,6 +106,17 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
       }
       acc[d] = (acc[d] as number) + (w === null ? 1 : (w[j] as number));
     }
+    if (start2) {
+      for (let j = start2[v] as number; j < (start2[v + 1] as number); j++) {
+        const d = comm[nbr2[j] as number] as number;
+        if (seen[d] !== stamp) {
+          seen[d] = stamp;
+          acc[d] = 0;
+          touched[nt++] = d;
+        }
+        acc[d] = (acc[d] as number) + (w2 === null ? 1 : (w2[j] as number));
+      }
+    }
     tot[c] = (tot[c] as number) - nv;
     const gnv = gamma * nv;
     let best = c;
@@ -124,14 +142,18 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
       comm[v] = best;
       moves++;
       roundGain += bestGain - stayGain;
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-        const u = nbr[j] as number;
-        if (queued[u] === 0 && comm[u] !== best) {
-          queued[u] = 1;
-          let at = head + size;
-          if (at >= n) at -= n;
-          queue[at] = u;
-          size++;
+      for (let side = 0; side < (start2 ? 2 : 1); side++) {
+        const st = side === 0 ? start : (start2 as Int32Array);
+        const nb = side === 0 ? nbr : nbr2;
+        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
+          const u = nb[j] as number;
+          if (queued[u] === 0 && comm[u] !== best) {
+            queued[u] = 1;
+            let at = head + size;
+            if (at >= n) at -= n;
+            queue[at] = u;
+            size++;
+          }
         }
       }
     }
