@@ -293,16 +293,14 @@ export function createCollectionService(deps: {
           return { saved, dropped: plan.dropped };
         }
       }
-      let plan: ReturnType<typeof planCreate> | undefined;
-      const [saved, revision] = await changing(sessionId, async (tx) => {
-        plan = planCreate(sessionId, await inOrder(tx, sessionId), name, content);
+      const [[saved, plan], revision] = await changing(sessionId, async (tx) => {
+        const plan = planCreate(sessionId, await inOrder(tx, sessionId), name, content);
         let last: unknown;
         for (const statement of plan.statements(tx)) last = await statement;
-        return last as VizCollection;
+        return [last as VizCollection, plan] as const;
       });
-      const done = plan as ReturnType<typeof planCreate>;
-      keepList(sessionId, revision, done.after(saved), content.dataVersion);
-      return { saved, dropped: done.dropped };
+      keepList(sessionId, revision, plan.after(saved), content.dataVersion);
+      return { saved, dropped: plan.dropped };
     });
     for (const b of dropped) {
       try {

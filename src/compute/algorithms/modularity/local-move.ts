@@ -50,6 +50,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   const start2 = second?.start;
   const nbr2 = second?.nbr ?? nbr;
   const w2 = second?.w ?? null;
+  const sides = start2 ? 2 : 1;
   const { acc, seen, touched, queue, queued, tot, count, empty } = s;
   tot.fill(0, 0, n);
   seen.fill(-1, 0, n);
@@ -97,24 +98,18 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     seen[c] = stamp;
     acc[c] = 0;
     touched[nt++] = c;
-    for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-      const d = comm[nbr[j] as number] as number;
-      if (seen[d] !== stamp) {
-        seen[d] = stamp;
-        acc[d] = 0;
-        touched[nt++] = d;
-      }
-      acc[d] = (acc[d] as number) + (w === null ? 1 : (w[j] as number));
-    }
-    if (start2) {
-      for (let j = start2[v] as number; j < (start2[v + 1] as number); j++) {
-        const d = comm[nbr2[j] as number] as number;
+    for (let side = 0; side < sides; side++) {
+      const st = side === 0 ? start : (start2 as Int32Array);
+      const nb = side === 0 ? nbr : nbr2;
+      const ws = side === 0 ? w : w2;
+      for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
+        const d = comm[nb[j] as number] as number;
         if (seen[d] !== stamp) {
           seen[d] = stamp;
           acc[d] = 0;
           touched[nt++] = d;
         }
-        acc[d] = (acc[d] as number) + (w2 === null ? 1 : (w2[j] as number));
+        acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
       }
     }
     tot[c] = (tot[c] as number) - nv;
@@ -142,7 +137,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
       comm[v] = best;
       moves++;
       roundGain += bestGain - stayGain;
-      for (let side = 0; side < (start2 ? 2 : 1); side++) {
+      for (let side = 0; side < sides; side++) {
         const st = side === 0 ? start : (start2 as Int32Array);
         const nb = side === 0 ? nbr : nbr2;
         for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
