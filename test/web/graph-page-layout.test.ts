@@ -208,6 +208,37 @@ describe.skipIf(!available)(title, () => {
       await expect.poll(() => attr(first, "data-layout-state"), soon).toBe("running");
     }, 60_000);
 
+    it("a running frame still being drawn when the pause is answered does not show the layout running again", async () => {
+      await expect.poll(() => attr(first, "data-layout-state"), soon).toBe("running");
+      // Every state the first page shows from now on; its renders wait 1.5 s (a slow software-WebGL draw).
+      await first.evaluate(() => {
+        const page = window as unknown as { statesLeft: string[]; fastFrames: () => void };
+        page.statesLeft = [];
+        new MutationObserver((records) => {
+          for (const record of records) page.statesLeft.push(record.oldValue ?? "");
+        }).observe(document.documentElement, { attributeFilter: ["data-layout-state"], attributeOldValue: true });
+        const native = window.requestAnimationFrame.bind(window);
+        window.requestAnimationFrame = (callback) => native((time) => setTimeout(() => callback(time), 1_500));
+        page.fastFrames = () => {
+          window.requestAnimationFrame = native;
+        };
+      });
+      // A running frame: the page draws it and waits for its render; meanwhile another viewer pauses the layout.
+      server.layoutJob.sendFrame(undefined, "running", 20);
+      await first.waitForTimeout(300);
+      server.layoutJob.control("PAUSE", null);
+      await expect.poll(() => attr(first, "data-layout-state"), soon).toBe("paused");
+      await first.evaluate(() => (window as unknown as { fastFrames: () => void }).fastFrames());
+      // The paused frame drawn last, and the state stayed paused all along.
+      await expect.poll(() => attr(first, "data-layout-seq"), soon).toBe(String(server.layoutJob.seq));
+      const left = await first.evaluate(() => (window as unknown as { statesLeft: string[] }).statesLeft);
+      const shown = [...left.slice(1), await attr(first, "data-layout-state")];
+      expect(left[0]).toBe("running");
+      expect(shown).toEqual(["paused"]);
+      expect(await first.locator("#layout-toggle").textContent()).toBe("Resume");
+      await expect.poll(() => attr(second, "data-layout-state"), soon).toBe("paused");
+    }, 60_000);
+
     it("the settings panel sends SET_PARAMS, and another viewer's change shows in every panel", async () => {
       await first.locator("#layout-settings-toggle").click();
       expect(await first.locator("#layout-settings-toggle").getAttribute("aria-expanded")).toBe("true");

@@ -73,3 +73,12 @@ export function planarPositions(frame: LayoutFrame): Float32Array {
   }
   return out;
 }
+
+/**
+ * Now, in milliseconds since the epoch at the resolution of `performance.now()`: the page's main thread and its
+ * workers share this clock (each has its own `performance.now()` origin), so a frame's arrival in the socket's worker
+ * and a job answer's arrival on the main thread can be put in order.
+ */
+export function pageClock(): number {
+  return performance.timeOrigin + performance.now();
+}

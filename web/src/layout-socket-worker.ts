@@ -1,12 +1,14 @@
 // The layout stream's socket, in a worker of its own: the frames arrive here (at 100k nodes, 400 KB ten times a
 // second: receiving them cost the page's main thread about a quarter of its time, for frames it mostly drops), the
 // newest waits in one slot, and the page takes it when it can draw it (one message per drawn frame, its buffer
-// transferred, not copied). Messages in: open (url), next, stop. Out: frame (buffer, counts), connection (open).
-import { parseFrame } from "./layout-frames.ts";
+// transferred, not copied). Messages in: open (url), next, stop. Out: frame (buffer, when it arrived, counts), connection (open).
+import { pageClock, parseFrame } from "./layout-frames.ts";
 
 export type SocketCounts = { received: number; dropped: number };
 export type ToSocketWorker = { type: "open"; url: string } | { type: "next" } | { type: "stop" };
-export type FromSocketWorker = { type: "frame"; buffer: ArrayBuffer; counts: SocketCounts } | { type: "connection"; open: boolean };
+export type FromSocketWorker =
+  | { type: "frame"; buffer: ArrayBuffer; arrivedAt: number; counts: SocketCounts }
+  | { type: "connection"; open: boolean };
 
 const scope = self as unknown as {
   onmessage: ((event: MessageEvent<ToSocketWorker>) => void) | null;
@@ -16,6 +18,8 @@ const scope = self as unknown as {
 
 const counts: SocketCounts = { received: 0, dropped: 0 };
 let slot: ArrayBuffer | undefined;
+/** When the slot's frame came off the socket, on the clock every thread of the page shares (see `pageClock`). */
+let slotArrivedAt = 0;
 /** The page asked for a frame and has none yet: the next one goes to it as it arrives. */
 let wanted = false;
 let url = "";
@@ -29,7 +33,7 @@ const hand = () => {
   const buffer = slot;
   slot = undefined;
   wanted = false;
-  scope.postMessage({ type: "frame", buffer, counts: { ...counts } }, [buffer]);
+  scope.postMessage({ type: "frame", buffer, arrivedAt: slotArrivedAt, counts: { ...counts } }, [buffer]);
 };
 
 const connect = () => {
@@ -46,6 +50,7 @@ const connect = () => {
     counts.received++;
     if (slot) counts.dropped++;
     slot = message.data;
+    slotArrivedAt = pageClock();
     hand();
   };
   ws.onclose = () => {

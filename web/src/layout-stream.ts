@@ -7,8 +7,11 @@ import type { FromSocketWorker, ToSocketWorker } from "./layout-socket-worker.ts
 export type StreamCounts = { received: number; applied: number; dropped: number };
 
 export type LayoutStreamEvents = {
-  /** Draws one frame; the stream waits for it (and one animation frame after it) before handing over the next. */
-  apply(frame: LayoutFrame): void | Promise<void>;
+  /**
+   * Draws one frame; the stream waits for it (and one animation frame after it) before handing over the next.
+   * `arrivedAt` is when it came off the socket (`pageClock`), which can be well before it is handed over.
+   */
+  apply(frame: LayoutFrame, arrivedAt: number): void | Promise<void>;
   /** Every frame handed to the page, as it arrives from the socket's worker (frames the worker dropped never come). */
   received?(frame: LayoutFrame): void;
   /** The socket's state: open, or closed and retrying. */
@@ -30,7 +33,7 @@ export function streamUrl(sessionId: string, where: Location = location): string
 
 export function openLayoutStream(sessionId: string, events: LayoutStreamEvents): LayoutStream {
   const counts: StreamCounts = { received: 0, applied: 0, dropped: 0 };
-  let slot: LayoutFrame | undefined;
+  let slot: { frame: LayoutFrame; arrivedAt: number } | undefined;
   let applying = false;
   let held = false;
   let stopped = false;
@@ -50,11 +53,11 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
       return;
     }
     applying = true;
-    const frame = slot;
+    const { frame, arrivedAt } = slot;
     slot = undefined;
     try {
       const started = performance.now();
-      await events.apply(frame);
+      await events.apply(frame, arrivedAt);
       counts.applied++;
       await nextAnimationFrame();
       // Drawing a frame can hold the main thread for seconds (software WebGL, big graphs): leave it as long idle
@@ -80,7 +83,7 @@ export function openLayoutStream(sessionId: string, events: LayoutStreamEvents):
     counts.received = data.counts.received;
     counts.dropped = data.counts.dropped;
     if (!frame) return;
-    slot = frame;
+    slot = { frame, arrivedAt: data.arrivedAt };
     events.received?.(frame);
     void pump();
   };

@@ -1,6 +1,6 @@
 // The page's side of a server layout: the job's state (GraphQL), its frames (the stream), the panel's controls, and
 // the first-view START; drawing is left to the page through `host`.
-import type { LayoutFrame } from "./layout-frames.ts";
+import { type LayoutFrame, pageClock } from "./layout-frames.ts";
 import {
   controlLayout,
   fetchLayoutJob,
@@ -45,6 +45,12 @@ export function createServerLayout(sessionId: string, elements: LayoutPanelEleme
   const root = document.documentElement;
   let job: LayoutJob | null = null;
   let state: PanelState = "none";
+  /**
+   * When the newest word on the job's state arrived (`pageClock`): a frame that came off the socket before a job
+   * answer still draws its positions but does not take back the answer's state (a running frame being drawn when the
+   * pause's answer comes must not show the layout running again, nor make the toggle pause it a second time).
+   */
+  let stateAt = Number.NEGATIVE_INFINITY;
   /** The job as first asked: undefined while asking, null when there is none, an Error when the server has no jobs. */
   const firstJob: Promise<LayoutJob | null | Error> = fetchLayoutJob(sessionId).catch((error: unknown) =>
     error instanceof Error ? error : new Error(String(error)),
@@ -58,6 +64,7 @@ export function createServerLayout(sessionId: string, elements: LayoutPanelEleme
 
   const applyJob = (next: LayoutJob | null) => {
     job = next;
+    stateAt = pageClock();
     show(jobState(next), next?.iteration ?? 0, next?.maxIter ?? 0);
     panel.showSettings(settingsOf(next));
     if (next?.state === "FAILED") {
@@ -89,13 +96,15 @@ export function createServerLayout(sessionId: string, elements: LayoutPanelEleme
 
   let frames = 0;
   const stream: LayoutStream = openLayoutStream(sessionId, {
-    apply: async (frame) => {
+    apply: async (frame, arrivedAt) => {
       if (!(await host.drawFrame(frame))) return;
       frames++;
       root.dataset.layoutFrames = String(frames);
       root.dataset.layoutSeq = String(frame.seq);
       root.dataset.layoutDropped = String(stream.counts.dropped);
       root.dataset.layoutReceived = String(stream.counts.received);
+      if (arrivedAt < stateAt) return;
+      stateAt = arrivedAt;
       show(frame.state, frame.iteration, frame.maxIter);
     },
   });
