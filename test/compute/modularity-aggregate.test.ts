@@ -1,8 +1,9 @@
-// The community graph of a partition (modularity/graph.ts aggregate): written into a reused space it is the same
+// The community graph of a partition (modularity/aggregate.ts): written into a reused space it is the same
 // graph as written into new arrays, and a space large enough is reused rather than grown.
 import { describe, expect, it } from "vitest";
 import { computeGraph } from "../../kernels/cpu/csr.ts";
-import { aggregate, aggregateSpace, renumber, weightedUndirected } from "../../src/compute/algorithms/modularity/graph.ts";
+import { aggregate, aggregateSpace } from "../../src/compute/algorithms/modularity/aggregate.ts";
+import { renumber, weightedUndirected } from "../../src/compute/algorithms/modularity/graph.ts";
 import { seeded } from "../helpers/seeded.ts";
 
 function randomGraph(seed: number, n: number, m: number, weighted: boolean) {

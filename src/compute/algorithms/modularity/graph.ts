@@ -21,12 +21,34 @@ export type WGraph = {
   start2?: Int32Array;
   nbr2?: Int32Array;
   w2?: Float64Array | null;
+  /**
+   * A grouped graph: a coarse level kept without entries of its own (see Groups). Its lists above are the base
+   * graph's, read through `groups`.
+   */
+  groups?: Groups;
   /** Twice the weight of v's self-loops (a loop adds 2w to A_vv, as igraph counts it). */
   loop: Float64Array;
   /** Strength of v: the sum of its row of A (loops counted twice). */
   strength: Float64Array;
   /** The sum of all strengths (2m). */
   total: number;
+};
+
+/**
+ * The nodes of a grouped graph are groups of its base graph's nodes: group v is members[mStart[v] .. mStart[v + 1])
+ * (ascending), and a base neighbour x is group of[x]; entries between two members of one group are left out (they
+ * are in loop[v]). Aggregation keeps a level grouped where writing it would keep most of the base's entries (Leiden's
+ * refined levels keep 70-90% of them): the level then costs two int32 per base node instead of two numbers per
+ * entry, and reading it costs the base's entries instead of the level's.
+ */
+export type Groups = {
+  /** The graph whose nodes are grouped (never itself grouped). */
+  base: WGraph;
+  of: Int32Array;
+  mStart: Int32Array;
+  members: Int32Array;
+  /** Neighbouring groups of each group, as prefix sums (k + 1): what the written level's start would be. */
+  degrees: Int32Array;
 };
 
 /** Checks per-edge weights for a modularity algorithm: finite and not negative. */
@@ -127,9 +149,25 @@ export function lists(g: WGraph): Array<{ start: Int32Array; nbr: Int32Array; w:
   return g.start2 && g.nbr2 ? [first, { start: g.start2, nbr: g.nbr2, w: g.w2 ?? null }] : [first];
 }
 
-/** A node's degree in g (entries in both lists). */
+/** A node's degree in g (entries in both lists; a group's neighbouring groups). */
 export const entriesOf = (g: WGraph, v: number): number =>
-  (g.start[v + 1] as number) - (g.start[v] as number) + (g.start2 ? (g.start2[v + 1] as number) - (g.start2[v] as number) : 0);
+  g.groups
+    ? (g.groups.degrees[v + 1] as number) - (g.groups.degrees[v] as number)
+    : (g.start[v + 1] as number) - (g.start[v] as number) + (g.start2 ? (g.start2[v + 1] as number) - (g.start2[v] as number) : 0);
+
+/** Entries in g's lists: the base's for a grouped graph. */
+export const entryCount = (g: WGraph): number =>
+  (g.start[g.start.length - 1] as number) + (g.start2 ? (g.start2[g.start2.length - 1] as number) : 0);
+
+/**
+ * A grouped graph's groups as locals for a loop over its nodes' entries (nulls on any other graph, whose node v is
+ * its own only member): node v reads the lists of members[i] for i in mStart[v] .. mStart[v + 1], maps each
+ * neighbour x to of[x], and skips x === v.
+ */
+export function groupsOf(g: WGraph): { of: Int32Array | null; mStart: Int32Array | null; members: Int32Array | null } {
+  const gm = g.groups;
+  return gm ? { of: gm.of, mStart: gm.mStart, members: gm.members } : { of: null, mStart: null, members: null };
+}
 
 /**
  * Each node's self-loop term (twice the weight of its loops, as igraph counts A_vv) and strength (its row of A, loops
@@ -161,12 +199,13 @@ export function loopsAndStrengths(
 
 /**
  * Renumbers a membership to 0..k-1 in order of first appearance (as igraph numbers its clusterings), in place;
- * answers k.
+ * answers k. `scratch` (overwritten) saves the label map's allocation.
  */
-export function renumber(membership: Int32Array): number {
+export function renumber(membership: Int32Array, scratch?: Int32Array): number {
   let maxLabel = -1;
   for (let v = 0; v < membership.length; v++) if ((membership[v] as number) > maxLabel) maxLabel = membership[v] as number;
-  const map = new Int32Array(maxLabel + 1).fill(-1);
+  // A caller's scratch array where it is long enough (a new one per call is garbage the size of the labels).
+  const map = scratch && scratch.length > maxLabel ? scratch.subarray(0, maxLabel + 1).fill(-1) : new Int32Array(maxLabel + 1).fill(-1);
   let k = 0;
   for (let v = 0; v < membership.length; v++) {
     const c = membership[v] as number;
@@ -180,211 +219,32 @@ export function renumber(membership: Int32Array): number {
   return k;
 }
 
-/**
- * Room for an aggregate graph's entries, reused level after level. Level 0 (the full graph, never in a space) is
- * aggregated into the space; every later level is aggregated from the space into the same space, in place: its
- * entries are never more than the graph's, and the communities' rows are written in order as soon as the rows still
- * to be read lie past them. A community's row that would overwrite rows not yet read waits in the side ring until
- * they are read. The weights' bytes are read as float64 or, for integer weights, as int32.
- */
-export type AggregateSpace = { nbr: Int32Array; w: ArrayBuffer; ringNbr: Int32Array; ringW: ArrayBuffer };
-
-export const aggregateSpace = (): AggregateSpace => ({
-  nbr: new Int32Array(0),
-  w: new ArrayBuffer(0),
-  ringNbr: new Int32Array(0),
-  ringW: new ArrayBuffer(0),
-});
-
-/** Past this an aggregate of integer weights keeps float64 weights (an int32 sum could overflow). */
-const INT_WEIGHT_LIMIT = 2 ** 31 - 1;
-
-/**
- * The graph whose nodes are the k communities of `membership` (0..k-1): parallel edges merged, edges inside a
- * community turned into its self-loop weight. Strengths and the total carry over. With `space`, the entries are
- * written there (grown when too small; in place when g's own entries lie there) instead of into new arrays.
- * Integer weights (none, or int32) sum to integers: the aggregate keeps them as int32 while every sum fits.
- */
-export function aggregate(g: WGraph, membership: Int32Array, k: number, space?: AggregateSpace): WGraph {
-  const { n } = g;
-  // Members of each community (counting sort).
-  const mStart = new Int32Array(k + 1);
-  for (let v = 0; v < n; v++) {
-    const c = (membership[v] as number) + 1;
-    mStart[c] = (mStart[c] as number) + 1;
-  }
-  for (let c = 0; c < k; c++) mStart[c + 1] = (mStart[c + 1] as number) + (mStart[c] as number);
-  const mFill = mStart.slice(0, k);
-  const members = new Int32Array(n);
-  for (let v = 0; v < n; v++) {
-    const c = membership[v] as number;
-    members[mFill[c] as number] = v;
-    mFill[c] = (mFill[c] as number) + 1;
-  }
-  const gl = lists(g);
-  const acc = new Float64Array(k);
-  const seen = new Int32Array(k).fill(-1);
-  const touched = new Int32Array(k);
-  const start = new Int32Array(k + 1);
-  // First pass: how many neighbouring communities each community has (the exact sizes: no growth, no copies).
-  for (let c = 0; c < k; c++) {
-    let count = 0;
-    for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
-      const v = members[i] as number;
-      for (const { start: st, nbr: nb } of gl) {
-        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
-          const d = membership[nb[j] as number] as number;
-          if (d !== c && seen[d] !== c) {
-            seen[d] = c;
-            count++;
-          }
-        }
-      }
-    }
-    start[c + 1] = (start[c] as number) + count;
-  }
-  seen.fill(-1);
-  const entries = start[k] as number;
-  // Every aggregate weight is at most half the total (each edge counted at both ends).
-  const integral = (g.w === null || g.w instanceof Int32Array) && g.total <= INT_WEIGHT_LIMIT;
-  const wBytes = entries * (integral ? 4 : 8);
-  // In place: g's entries are the space's own, with weights of the type the aggregate keeps.
-  const inSpace =
-    space !== undefined &&
-    g.nbr.buffer === space.nbr.buffer &&
-    g.w !== null &&
-    g.w.buffer === space.w &&
-    g.w instanceof Int32Array === integral;
-  // The most output that waits in the side ring at once: the write loop's rule below, run ahead on the counts.
-  let maxWaiting = 0;
-  if (inSpace) {
-    let hh = 0;
-    for (let c = 0; c < k; c++) {
-      const limit = c + 1 < k ? (g.start[members[mStart[c + 1] as number] as number] as number) : entries;
-      if (hh === c && (start[c + 1] as number) <= limit) {
-        hh = c + 1;
-        continue;
-      }
-      const waiting = (start[c + 1] as number) - (start[hh] as number);
-      if (waiting > maxWaiting) maxWaiting = waiting;
-      while (hh <= c && (start[hh + 1] as number) <= limit) hh++;
-    }
-  }
-  // In place only where the ring takes less than new arrays would (communities of scattered members can hold back
-  // nearly every row).
-  const inPlace = inSpace && maxWaiting < entries;
-  let nbr: Int32Array;
-  let w: Float64Array | Int32Array;
-  if (space) {
-    if (inSpace && !inPlace) {
-      // New arrays for the space (g's own stay with g until it is dropped).
-      space.nbr = new Int32Array(entries);
-      space.w = new ArrayBuffer(wBytes);
-    }
-    if (space.nbr.length < entries) space.nbr = new Int32Array(entries);
-    if (space.w.byteLength < wBytes) space.w = new ArrayBuffer(wBytes);
-    nbr = space.nbr.subarray(0, entries);
-    w = integral ? new Int32Array(space.w, 0, entries) : new Float64Array(space.w, 0, entries);
-  } else {
-    nbr = new Int32Array(entries);
-    w = integral ? new Int32Array(entries) : new Float64Array(entries);
-  }
-  // The side ring (in place only): output position p waits at p % ringCap; never more than maxWaiting at once.
-  let ringNbr: Int32Array = new Int32Array(0);
-  let ringW: Float64Array | Int32Array = new Int32Array(0);
-  if (space && inPlace) {
-    const bytes = integral ? 4 : 8;
-    if (space.ringNbr.length < maxWaiting) space.ringNbr = new Int32Array(maxWaiting);
-    if (space.ringW.byteLength < maxWaiting * bytes) space.ringW = new ArrayBuffer(maxWaiting * bytes);
-    ringNbr = space.ringNbr;
-    const length = Math.floor(space.ringW.byteLength / bytes);
-    ringW = integral ? new Int32Array(space.ringW, 0, length) : new Float64Array(space.ringW, 0, length);
-  }
-  const ringCap = Math.min(ringNbr.length, ringW.length);
-  let h = 0;
-  const loop = new Float64Array(k);
-  const strength = new Float64Array(k);
-  let out = 0;
-  for (let c = 0; c < k; c++) {
-    let nt = 0;
-    let self = 0;
-    let str = 0;
-    for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
-      const v = members[i] as number;
-      self += g.loop[v] as number;
-      str += g.strength[v] as number;
-      for (const { start: st, nbr: nb, w: gw } of gl) {
-        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
-          const d = membership[nb[j] as number] as number;
-          if (d === c) {
-            self += gw === null ? 1 : (gw[j] as number);
-            continue;
-          }
-          if (seen[d] !== c) {
-            seen[d] = c;
-            acc[d] = 0;
-            touched[nt++] = d;
-          }
-          acc[d] = (acc[d] as number) + (gw === null ? 1 : (gw[j] as number));
-        }
-      }
-    }
-    loop[c] = self;
-    strength[c] = str;
-    if (!inPlace) {
-      for (let t = 0; t < nt; t++) {
-        const d = touched[t] as number;
-        nbr[out] = d;
-        w[out] = acc[d] as number;
-        out++;
-      }
-      continue;
-    }
-    // Rows not read yet start at the next community's first member (first members ascend with the labels).
-    const limit = c + 1 < k ? (g.start[members[mStart[c + 1] as number] as number] as number) : entries;
-    if (h === c && (start[c + 1] as number) <= limit) {
-      for (let t = 0; t < nt; t++) {
-        const d = touched[t] as number;
-        nbr[out] = d;
-        w[out] = acc[d] as number;
-        out++;
-      }
-      h = c + 1;
-      continue;
-    }
-    for (let t = 0; t < nt; t++) {
-      const d = touched[t] as number;
-      ringNbr[out % ringCap] = d;
-      ringW[out % ringCap] = acc[d] as number;
-      out++;
-    }
-    // Waiting rows that now lie before every unread row go to their place.
-    while (h <= c && (start[h + 1] as number) <= limit) {
-      for (let p = start[h] as number; p < (start[h + 1] as number); p++) {
-        nbr[p] = ringNbr[p % ringCap] as number;
-        w[p] = ringW[p % ringCap] as number;
-      }
-      h++;
-    }
-  }
-  return { n: k, start, nbr, w, loop, strength, total: g.total };
-}
-
 /** Newman's modularity of a membership on g, with igraph's resolution (Q = Σ_c e_c/2m - γ (K_c/2m)²). */
 export function modularity(g: WGraph, membership: Int32Array, resolution = 1): number {
   if (g.total === 0) return Number.NaN;
   let k = 0;
   for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
   const gl = lists(g);
+  const { of, mStart, members } = groupsOf(g);
   const inside = new Float64Array(k);
   const tot = new Float64Array(k);
   for (let v = 0; v < g.n; v++) {
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (g.strength[v] as number);
     let s = g.loop[v] as number;
-    for (const { start: st, nbr: nb, w: gw } of gl)
-      for (let j = st[v] as number; j < (st[v + 1] as number); j++)
-        if (membership[nb[j] as number] === c) s += gw === null ? 1 : (gw[j] as number);
+    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
+    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+      const u = members === null ? i : (members[i] as number);
+      for (const { start: st, nbr: nb, w: gw } of gl)
+        for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
+          let x = nb[j] as number;
+          if (of !== null) {
+            x = of[x] as number;
+            if (x === v) continue;
+          }
+          if (membership[x] === c) s += gw === null ? 1 : (gw[j] as number);
+        }
+    }
     inside[c] = (inside[c] as number) + s;
   }
   let q = 0;

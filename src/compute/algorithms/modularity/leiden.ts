@@ -1,7 +1,8 @@
 // Leiden (Traag, Waltman & van Eck 2019): fast local moving, refinement into well-connected sub-communities, and
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
-import { type AggregateSpace, aggregate, aggregateSpace, lists, renumber, type WGraph } from "./graph.ts";
+import { type AggregateSpace, aggregate, aggregateSpace, GROUP_ABOVE_SHARE } from "./aggregate.ts";
+import { entryCount, groupsOf, lists, renumber, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
@@ -27,13 +28,24 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
   const tot = new Float64Array(k);
   let inside = 0;
   const gl = lists(g);
+  const { of, mStart, members } = groupsOf(g);
   for (let v = 0; v < g.n; v++) {
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (nodeWeight[v] as number);
     inside += (g.loop[v] as number) / 2;
-    for (const { start, nbr, w } of gl)
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++)
-        if (membership[nbr[j] as number] === c) inside += (w === null ? 1 : (w[j] as number)) / 2;
+    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
+    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+      const u = members === null ? i : (members[i] as number);
+      for (const { start, nbr, w } of gl)
+        for (let j = start[u] as number; j < (start[u + 1] as number); j++) {
+          let x = nbr[j] as number;
+          if (of !== null) {
+            x = of[x] as number;
+            if (x === v) continue;
+          }
+          if (membership[x] === c) inside += (w === null ? 1 : (w[j] as number)) / 2;
+        }
+    }
   }
   let q = inside;
   for (let c = 0; c < k; c++) q -= (gamma * (tot[c] as number) * (tot[c] as number)) / 2;
@@ -43,31 +55,53 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
 /**
  * Refines each community of `part` from singletons: a node still alone and well connected to its community joins
  * a well-connected sub-community of it with a non-negative gain, picked at random ∝ exp(gain / beta).
- * Answers the refined membership (node ids as labels).
+ * Answers the refined membership (node ids as labels), written into `into`.
  */
-function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, beta: number, r: Rng, s: Scratch): Int32Array {
+export function refine(
+  g: WGraph,
+  part: Int32Array,
+  nw: Float64Array,
+  gamma: number,
+  beta: number,
+  r: Rng,
+  s: Scratch,
+  into: Int32Array,
+): Int32Array {
   const { n } = g;
   const gl = lists(g);
-  const refined = new Int32Array(n);
-  const partTot = new Float64Array(n);
-  const rTot = new Float64Array(n);
-  const ext = new Float64Array(n);
-  const alone = new Uint8Array(n);
+  const { of, mStart, members } = groupsOf(g);
+  const refined = into.subarray(0, n);
+  // Scratch reused from level to level and run to run (the moving phase's totals and flags are free by now).
+  const size = s.acc.length;
+  s.refine ??= { rTot: new Float64Array(size), ext: new Float64Array(size), gains: new Float64Array(size) };
+  const { rTot, ext, gains } = s.refine;
+  const partTot = s.tot;
+  partTot.fill(0, 0, n);
+  const alone = s.queued;
   for (let v = 0; v < n; v++) {
     refined[v] = v;
     rTot[v] = nw[v] as number;
     alone[v] = 1;
     partTot[part[v] as number] = (partTot[part[v] as number] as number) + (nw[v] as number);
     let x = 0;
-    for (const { start, nbr, w } of gl)
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++)
-        if (part[nbr[j] as number] === part[v]) x += w === null ? 1 : (w[j] as number);
+    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
+    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+      const u = members === null ? i : (members[i] as number);
+      for (const { start, nbr, w } of gl)
+        for (let j = start[u] as number; j < (start[u + 1] as number); j++) {
+          let y = nbr[j] as number;
+          if (of !== null) {
+            y = of[y] as number;
+            if (y === v) continue;
+          }
+          if (part[y] === part[v]) x += w === null ? 1 : (w[j] as number);
+        }
+    }
     ext[v] = x;
   }
   const { acc, seen, touched } = s;
   seen.fill(-1, 0, n);
-  const gains = new Float64Array(n);
-  const order = shuffled(n, r);
+  const order = shuffled(n, r, s.queue);
   for (let i = 0; i < n; i++) {
     const v = order[i] as number;
     if (alone[v] === 0) continue;
@@ -76,18 +110,22 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
     const rest = (partTot[S] as number) - nv;
     if ((ext[v] as number) < gamma * nv * rest) continue;
     let nt = 0;
-    for (const { start, nbr, w } of gl) {
-      for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-        const u = nbr[j] as number;
-        if (part[u] !== S) continue;
-        const c = refined[u] as number;
-        if (c === v) continue;
-        if (seen[c] !== v) {
-          seen[c] = v;
-          acc[c] = 0;
-          touched[nt++] = c;
+    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
+    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+      const m = members === null ? i : (members[i] as number);
+      for (const { start, nbr, w } of gl) {
+        for (let j = start[m] as number; j < (start[m + 1] as number); j++) {
+          const u = of === null ? (nbr[j] as number) : (of[nbr[j] as number] as number);
+          if (part[u] !== S) continue;
+          const c = refined[u] as number;
+          if (c === v) continue;
+          if (seen[c] !== v) {
+            seen[c] = v;
+            acc[c] = 0;
+            touched[nt++] = c;
+          }
+          acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
         }
-        acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
       }
     }
     // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
@@ -138,24 +176,52 @@ function refine(g: WGraph, part: Int32Array, nw: Float64Array, gamma: number, be
 }
 
 /**
- * One Leiden run from `start` (a membership of g0's nodes); answers the new membership. Every level's aggregate is
- * written into `space` (in place from the second on; the runs share it).
+ * Arrays of g0's size that every level and run reuses: at millions of edges, new ones per level and run are tens of
+ * MB of garbage before the collector runs (and in the peak).
  */
-function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch, space: AggregateSpace, ctx: ComputeContext): Int32Array {
+type Buffers = { refined: [Int32Array, Int32Array]; part: Int32Array; at: Int32Array; out: [Int32Array, Int32Array] };
+
+const buffers = (n: number): Buffers => ({
+  refined: [new Int32Array(n), new Int32Array(n)],
+  part: new Int32Array(n),
+  at: new Int32Array(n),
+  out: [new Int32Array(n), new Int32Array(n)],
+});
+
+/**
+ * One Leiden run from `start` (a membership of g0's nodes); answers the new membership, written into `into`. Every
+ * level's aggregate is written into `space` (in place from the second on; the runs share it), or kept grouped.
+ */
+function run(
+  g0: WGraph,
+  start: Int32Array,
+  o: LeidenOptions,
+  r: Rng,
+  s: Scratch,
+  space: AggregateSpace,
+  b: Buffers,
+  into: Int32Array,
+  ctx: ComputeContext,
+): Int32Array {
   let g = g0;
+  // Levels that would keep most of g0's entries stay grouped over it (Leiden's refined partitions merge little).
+  const groupAbove = GROUP_ABOVE_SHARE * entryCount(g0);
   let nw = o.nodeWeight;
-  let part = start.slice();
-  renumber(part);
+  let part = b.part;
+  part.set(start);
+  renumber(part, s.count);
   // Node of the current graph each original node lies in.
-  const at = new Int32Array(g0.n);
+  const at = b.at;
   for (let v = 0; v < g0.n; v++) at[v] = v;
   for (let level = 0; level < o.maxLevels; level++) {
     ctx.checkCancelled();
     localMove(g, part, nw, o.gamma, r, s, (ROUND_THRESHOLD * g0.total) / 2);
-    const k = renumber(part);
+    const k = renumber(part, s.count);
     if (k === g.n) break;
-    let refined = refine(g, part, nw, o.gamma, o.beta, r, s);
-    let kr = renumber(refined);
+    // A grouped level's groups are in one of the two refinement arrays: the refinement goes into the other.
+    const free = g.groups?.of.buffer === b.refined[0].buffer ? b.refined[1] : b.refined[0];
+    let refined = refine(g, part, nw, o.gamma, o.beta, r, s, free);
+    let kr = renumber(refined, s.count);
     // A refinement that merges nothing would leave the graph as it is: aggregate by the partition itself.
     if (kr === g.n) {
       refined = part.slice();
@@ -169,14 +235,14 @@ function run(g0: WGraph, start: Int32Array, o: LeidenOptions, r: Rng, s: Scratch
       nextW[c] = (nextW[c] as number) + (nw[v] as number);
     }
     for (let v = 0; v < g0.n; v++) at[v] = refined[at[v] as number] as number;
-    g = aggregate(g, refined, kr, space);
+    g = aggregate(g, refined, kr, space, groupAbove);
     nw = nextW;
     part = nextPart;
     ctx.progress({ phase: "leiden", iteration: level + 1 });
   }
-  const membership = new Int32Array(g0.n);
+  const membership = into;
   for (let v = 0; v < g0.n; v++) membership[v] = part[at[v] as number] as number;
-  renumber(membership);
+  renumber(membership, s.count);
   return membership;
 }
 
@@ -184,6 +250,7 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
   const r = rng(o.seed);
   const s = scratch(g0.n);
   const space = aggregateSpace();
+  const b = buffers(g0.n);
   let membership: Int32Array;
   if (o.initial) membership = o.initial.slice();
   else {
@@ -197,7 +264,8 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
   const minGain = (1e-4 * g0.total) / 2;
   let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
   for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
-    const next = run(g0, membership, o, r, s, space, ctx);
+    // Into the output array that is not the membership kept.
+    const next = run(g0, membership, o, r, s, space, b, membership === b.out[0] ? b.out[1] : b.out[0], ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
     const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);

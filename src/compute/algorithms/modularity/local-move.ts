@@ -1,7 +1,7 @@
 // The moving phase shared by Louvain and Leiden: nodes move one at a time (a queue of nodes whose neighbourhood
 // changed, Traag's fast local moving) to the neighbouring community that most improves the Potts quality
 // Σ_c [W_in(c) - γ N_c² / 2] (N_c: the sum of the node weights; modularity when node weights are strengths, γ = res/2m).
-import { entriesOf, lists, type WGraph } from "./graph.ts";
+import { entriesOf, groupsOf, lists, type WGraph } from "./graph.ts";
 import type { Rng } from "./rng.ts";
 import { shuffled } from "./rng.ts";
 
@@ -21,6 +21,8 @@ export type Scratch = {
   tot: Float64Array;
   count: Int32Array;
   empty: Int32Array;
+  /** Leiden's refinement's own, made by its first call. */
+  refine?: { rTot: Float64Array; ext: Float64Array; gains: Float64Array };
 };
 
 export function scratch(n: number): Scratch {
@@ -51,6 +53,8 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   const nbr2 = second?.nbr ?? nbr;
   const w2 = second?.w ?? null;
   const sides = start2 ? 2 : 1;
+  // A grouped graph's node reads its members' entries, through `of`, its own skipped (graph.ts groupsOf).
+  const { of, mStart, members } = groupsOf(g);
   const { acc, seen, touched, queue, queued, tot, count, empty } = s;
   tot.fill(0, 0, n);
   seen.fill(-1, 0, n);
@@ -62,7 +66,8 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   }
   let nEmpty = 0;
   for (let c = n - 1; c >= 0; c--) if (count[c] === 0) empty[nEmpty++] = c;
-  const order = shuffled(n, r);
+  // The queue starts as the nodes in random order (shuffled in its own slots), those without entries left out.
+  const order = shuffled(n, r, queue);
   // The queue is a ring over n slots: every node at most once in it.
   let head = 0;
   let size = 0;
@@ -98,18 +103,27 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     seen[c] = stamp;
     acc[c] = 0;
     touched[nt++] = c;
-    for (let side = 0; side < sides; side++) {
-      const st = side === 0 ? start : (start2 as Int32Array);
-      const nb = side === 0 ? nbr : nbr2;
-      const ws = side === 0 ? w : w2;
-      for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
-        const d = comm[nb[j] as number] as number;
-        if (seen[d] !== stamp) {
-          seen[d] = stamp;
-          acc[d] = 0;
-          touched[nt++] = d;
+    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
+    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+      const u = members === null ? i : (members[i] as number);
+      for (let side = 0; side < sides; side++) {
+        const st = side === 0 ? start : (start2 as Int32Array);
+        const nb = side === 0 ? nbr : nbr2;
+        const ws = side === 0 ? w : w2;
+        for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
+          let x = nb[j] as number;
+          if (of !== null) {
+            x = of[x] as number;
+            if (x === v) continue;
+          }
+          const d = comm[x] as number;
+          if (seen[d] !== stamp) {
+            seen[d] = stamp;
+            acc[d] = 0;
+            touched[nt++] = d;
+          }
+          acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
         }
-        acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
       }
     }
     tot[c] = (tot[c] as number) - nv;
@@ -137,17 +151,20 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
       comm[v] = best;
       moves++;
       roundGain += bestGain - stayGain;
-      for (let side = 0; side < sides; side++) {
-        const st = side === 0 ? start : (start2 as Int32Array);
-        const nb = side === 0 ? nbr : nbr2;
-        for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
-          const u = nb[j] as number;
-          if (queued[u] === 0 && comm[u] !== best) {
-            queued[u] = 1;
-            let at = head + size;
-            if (at >= n) at -= n;
-            queue[at] = u;
-            size++;
+      for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
+        const u = members === null ? i : (members[i] as number);
+        for (let side = 0; side < sides; side++) {
+          const st = side === 0 ? start : (start2 as Int32Array);
+          const nb = side === 0 ? nbr : nbr2;
+          for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
+            const x = of === null ? (nb[j] as number) : (of[nb[j] as number] as number);
+            if (queued[x] === 0 && comm[x] !== best) {
+              queued[x] = 1;
+              let at = head + size;
+              if (at >= n) at -= n;
+              queue[at] = x;
+              size++;
+            }
           }
         }
       }

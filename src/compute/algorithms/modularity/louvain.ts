@@ -1,6 +1,7 @@
 // Louvain (Blondel et al.'s multilevel modularity optimisation): move nodes, merge communities into nodes, repeat.
 import type { ComputeContext } from "../../types.ts";
-import { aggregate, aggregateSpace, modularity, renumber, type WGraph } from "./graph.ts";
+import { aggregate, aggregateSpace, GROUP_ABOVE_SHARE } from "./aggregate.ts";
+import { entryCount, modularity, renumber, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
 import { rng } from "./rng.ts";
 
@@ -45,7 +46,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
     q = next;
     ctx.progress({ phase: "louvain", iteration: levels });
     if (gain < o.threshold || k === g.n) break;
-    g = aggregate(g, comm, k, space);
+    g = aggregate(g, comm, k, space, GROUP_ABOVE_SHARE * entryCount(g0));
   }
   // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
   if (levels > 0) {

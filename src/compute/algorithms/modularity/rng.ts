@@ -16,9 +16,9 @@ export function rng(seed: number): Rng {
   return { next, below: (k: number) => Math.floor(next() * k) };
 }
 
-/** A random permutation of 0..n-1 (Fisher-Yates). */
-export function shuffled(n: number, r: Rng): Int32Array {
-  const order = new Int32Array(n);
+/** A random permutation of 0..n-1 (Fisher-Yates), in the first n slots of `into` where given. */
+export function shuffled(n: number, r: Rng, into?: Int32Array): Int32Array {
+  const order = into ?? new Int32Array(n);
   for (let i = 0; i < n; i++) order[i] = i;
   for (let i = n - 1; i > 0; i--) {
     const j = r.below(i + 1);
