@@ -179,11 +179,21 @@ export function refine(
  * Arrays of g0's size that every level and run reuses: at millions of edges, new ones per level and run are tens of
  * MB of garbage before the collector runs (and in the peak).
  */
-type Buffers = { refined: [Int32Array, Int32Array]; part: Int32Array; at: Int32Array; out: [Int32Array, Int32Array] };
+type Buffers = {
+  refined: [Int32Array, Int32Array];
+  part: Int32Array;
+  /** The next level's partition and node weights, written into the one of each pair the current level does not use. */
+  parts: [Int32Array, Int32Array];
+  weights: [Float64Array, Float64Array];
+  at: Int32Array;
+  out: [Int32Array, Int32Array];
+};
 
 const buffers = (n: number): Buffers => ({
   refined: [new Int32Array(n), new Int32Array(n)],
   part: new Int32Array(n),
+  parts: [new Int32Array(n), new Int32Array(n)],
+  weights: [new Float64Array(n), new Float64Array(n)],
   at: new Int32Array(n),
   out: [new Int32Array(n), new Int32Array(n)],
 });
@@ -227,8 +237,8 @@ function run(
       refined = part.slice();
       kr = k;
     }
-    const nextPart = new Int32Array(kr);
-    const nextW = new Float64Array(kr);
+    const nextPart = (part.buffer === b.parts[0].buffer ? b.parts[1] : b.parts[0]).subarray(0, kr);
+    const nextW = (nw.buffer === b.weights[0].buffer ? b.weights[1] : b.weights[0]).subarray(0, kr).fill(0);
     for (let v = 0; v < g.n; v++) {
       const c = refined[v] as number;
       nextPart[c] = part[v] as number;
