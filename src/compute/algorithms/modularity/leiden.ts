@@ -180,6 +180,7 @@ export function refine(
  * MB of garbage before the collector runs (and in the peak).
  */
 type Buffers = {
+  /** The first for level 0's refinement (a grouped level's groups), the second for every later level's. */
   refined: [Int32Array, Int32Array];
   part: Int32Array;
   /** The next level's partition and node weights, written into the one of each pair the current level does not use. */
@@ -190,13 +191,24 @@ type Buffers = {
 };
 
 const buffers = (n: number): Buffers => ({
-  refined: [new Int32Array(n), new Int32Array(n)],
+  refined: [new Int32Array(n), new Int32Array(0)],
   part: new Int32Array(n),
-  parts: [new Int32Array(n), new Int32Array(n)],
-  weights: [new Float64Array(n), new Float64Array(n)],
+  parts: [new Int32Array(0), new Int32Array(0)],
+  weights: [new Float64Array(0), new Float64Array(0)],
   at: new Int32Array(n),
   out: [new Int32Array(n), new Int32Array(n)],
 });
+
+/**
+ * Grows the arrays that hold coarse levels (sized by the first coarse level, which has the most nodes; a few
+ * tenths of g0's on graphs with structure) to `k` where they are shorter. Called before a level writes into them.
+ */
+function growCoarse(b: Buffers, k: number): void {
+  if (b.parts[0].length >= k) return;
+  b.refined[1] = new Int32Array(k);
+  b.parts = [new Int32Array(k), new Int32Array(k)];
+  b.weights = [new Float64Array(k), new Float64Array(k)];
+}
 
 /**
  * One Leiden run from `start` (a membership of g0's nodes); answers the new membership, written into `into`. Every
@@ -228,8 +240,8 @@ function run(
     localMove(g, part, nw, o.gamma, r, s, (ROUND_THRESHOLD * g0.total) / 2);
     const k = renumber(part, s.count);
     if (k === g.n) break;
-    // A grouped level's groups are in one of the two refinement arrays: the refinement goes into the other.
-    const free = g.groups?.of.buffer === b.refined[0].buffer ? b.refined[1] : b.refined[0];
+    // Level 0's refinement goes into the first array (grouped levels keep it as their groups), later ones' into the second.
+    const free = level === 0 ? b.refined[0] : b.refined[1];
     let refined = refine(g, part, nw, o.gamma, o.beta, r, s, free);
     let kr = renumber(refined, s.count);
     // A refinement that merges nothing would leave the graph as it is: aggregate by the partition itself.
@@ -237,6 +249,8 @@ function run(
       refined = part.slice();
       kr = k;
     }
+    // Growing drops only arrays no level holds now: at level 0 the next partition is the first to go into them.
+    if (level === 0) growCoarse(b, kr);
     const nextPart = (part.buffer === b.parts[0].buffer ? b.parts[1] : b.parts[0]).subarray(0, kr);
     const nextW = (nw.buffer === b.weights[0].buffer ? b.weights[1] : b.weights[0]).subarray(0, kr).fill(0);
     for (let v = 0; v < g.n; v++) {
