@@ -128,7 +128,7 @@ export const cugraphEntries: AlgorithmEntry[] = [
     doc: "partition: the ensemble clustering (Louvain on co-membership weights) of each node",
     run: (graph, params, ctx, label) => {
       checkWeights(graph.weight, graph.m, "edge_weight");
-      const g = weightedUndirected(graph, graph.weight);
+      const g = splitUndirected(graph, graph.weight);
       const membership = ecg(
         g,
         {

@@ -3,6 +3,9 @@
 import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
 import { ComputeInputError } from "../../types.ts";
 
+/** Per-entry weights (see WGraph.w). */
+export type Weights = Float64Array | Int32Array | Float32Array;
+
 export type WGraph = {
   n: number;
   /**
@@ -11,8 +14,11 @@ export type WGraph = {
    */
   start: Int32Array;
   nbr: Int32Array;
-  /** Float64 in general; Int32 on aggregates of integer weights (their sums are exact in both: same numbers, half the bytes). */
-  w: Float64Array | Int32Array | null;
+  /**
+   * Float64 in general; Int32 on aggregates of integer weights (their sums are exact in both: same numbers, half the
+   * bytes); Float32 for ECG's co-membership weights (cuGraph's own weights are float32).
+   */
+  w: Weights | null;
   /**
    * A second list per node, read after the first (`splitUndirected`: the CSR's in-edges after its out-edges, so the
    * graph needs no undirected view): absent on every other graph. Only Louvain and Leiden take such a graph, and
@@ -20,7 +26,7 @@ export type WGraph = {
    */
   start2?: Int32Array;
   nbr2?: Int32Array;
-  w2?: Float64Array | null;
+  w2?: Weights | null;
   /**
    * A grouped graph: a coarse level kept without entries of its own (see Groups). Its lists above are the base
    * graph's, read through `groups`.
@@ -144,7 +150,7 @@ export function splitUndirected(graph: ComputeGraph, weights: Float64Array | nul
 }
 
 /** Each list of g: the first, and the second where g has one (see WGraph.start2). */
-export function lists(g: WGraph): Array<{ start: Int32Array; nbr: Int32Array; w: Float64Array | Int32Array | null }> {
+export function lists(g: WGraph): Array<{ start: Int32Array; nbr: Int32Array; w: Weights | null }> {
   const first = { start: g.start, nbr: g.nbr, w: g.w };
   return g.start2 && g.nbr2 ? [first, { start: g.start2, nbr: g.nbr2, w: g.w2 ?? null }] : [first];
 }

@@ -2,7 +2,7 @@
 import type { ComputeContext } from "../../types.ts";
 import { aggregate, aggregateSpace, GROUP_ABOVE_SHARE } from "./aggregate.ts";
 import { entryCount, modularity, renumber, type WGraph } from "./graph.ts";
-import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
+import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { rng } from "./rng.ts";
 
 export type LouvainOptions = {
@@ -17,7 +17,7 @@ export type LouvainOptions = {
 export type LouvainResult = { membership: Int32Array; modularity: number; levels: number };
 
 /** The membership (0..k-1 by first appearance) of the best level found on g. */
-export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): LouvainResult {
+export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext, reuse?: Scratch): LouvainResult {
   const membership = new Int32Array(g0.n);
   for (let v = 0; v < g0.n; v++) membership[v] = v;
   if (g0.total <= 0) {
@@ -25,7 +25,8 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext): Lou
     return { membership, modularity: Number.NaN, levels: 0 };
   }
   const r = rng(o.seed);
-  const s = scratch(g0.n);
+  // A caller's scratch arrays where it has some for g0's size (ECG's ensemble).
+  const s = reuse && reuse.acc.length >= g0.n ? reuse : scratch(g0.n);
   let g = g0;
   let q = modularity(g0, membership, o.resolution);
   let levels = 0;

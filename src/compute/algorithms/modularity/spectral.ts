@@ -34,8 +34,8 @@ export type SpectralGraph = {
 /** The modularity graph with its products on the "spmv" kernel (OpenCL when the run's backend has it). */
 export function viewOperator(g: WGraph, ctx: ComputeContext): SpectralGraph {
   const { n, start, nbr } = g;
-  // The spmv kernel takes float64 weights (only an aggregate's are ever int32).
-  const weight = g.w instanceof Int32Array ? Float64Array.from(g.w) : g.w;
+  // The spmv kernel takes float64 weights (only aggregates and ECG have others).
+  const weight = g.w === null || g.w instanceof Float64Array ? g.w : Float64Array.from(g.w);
   const kernel = ctx.kernel("spmv", spmv);
   return { ...g, product: (x, y) => void kernel({ n, start, nbr, weight, x, y }) };
 }
