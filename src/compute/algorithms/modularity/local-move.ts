@@ -1,7 +1,7 @@
 // The moving phase shared by Louvain and Leiden: nodes move one at a time (a queue of nodes whose neighbourhood
 // changed, Traag's fast local moving) to the neighbouring community that most improves the Potts quality
 // Σ_c [W_in(c) - γ N_c² / 2] (N_c: the sum of the node weights; modularity when node weights are strengths, γ = res/2m).
-import { entriesOf, groupsOf, lists, type WGraph } from "./graph.ts";
+import { entriesOf, groupsOf, lists, type Weights, type WGraph } from "./graph.ts";
 import type { Rng } from "./rng.ts";
 import { shuffled } from "./rng.ts";
 
@@ -103,27 +103,16 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     seen[c] = stamp;
     acc[c] = 0;
     touched[nt++] = c;
-    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
-    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
-      const u = members === null ? i : (members[i] as number);
-      for (let side = 0; side < sides; side++) {
-        const st = side === 0 ? start : (start2 as Int32Array);
-        const nb = side === 0 ? nbr : nbr2;
-        const ws = side === 0 ? w : w2;
-        for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
-          let x = nb[j] as number;
-          if (of !== null) {
-            x = of[x] as number;
-            if (x === v) continue;
-          }
-          const d = comm[x] as number;
-          if (seen[d] !== stamp) {
-            seen[d] = stamp;
-            acc[d] = 0;
-            touched[nt++] = d;
-          }
-          acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
-        }
+    // Each row at its own call (the helper is inlined, so each call's loop is specialised: one list or two, grouped
+    // or not).
+    if (mStart === null || members === null) {
+      nt = addRow(nbr, w, start[v] as number, start[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
+      if (start2) nt = addRow(nbr2, w2, start2[v] as number, start2[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
+    } else {
+      for (let i = mStart[v] as number; i < (mStart[v + 1] as number); i++) {
+        const u = members[i] as number;
+        nt = addRow(nbr, w, start[u] as number, start[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
+        if (start2) nt = addRow(nbr2, w2, start2[u] as number, start2[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
       }
     }
     tot[c] = (tot[c] as number) - nv;
@@ -151,6 +140,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
       comm[v] = best;
       moves++;
       roundGain += bestGain - stayGain;
+      const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
       for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
         const u = members === null ? i : (members[i] as number);
         for (let side = 0; side < sides; side++) {
@@ -171,4 +161,41 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     }
   }
   return moves;
+}
+
+/**
+ * Adds the row nb[from .. to) (weights ws; null: 1 each) to the weights of the communities it reaches (acc), each
+ * community met for the first time at this `stamp` listed in `touched`; answers the new count of listed ones. On a
+ * grouped graph `of` maps each neighbour to its group, and entries to `self`'s own group are skipped.
+ */
+function addRow(
+  nb: Int32Array,
+  ws: Weights | null,
+  from: number,
+  to: number,
+  of: Int32Array | null,
+  self: number,
+  comm: Int32Array,
+  seen: Int32Array,
+  stamp: number,
+  acc: Float64Array,
+  touched: Int32Array,
+  listed: number,
+): number {
+  let nt = listed;
+  for (let j = from; j < to; j++) {
+    let x = nb[j] as number;
+    if (of !== null) {
+      x = of[x] as number;
+      if (x === self) continue;
+    }
+    const d = comm[x] as number;
+    if (seen[d] !== stamp) {
+      seen[d] = stamp;
+      acc[d] = 0;
+      touched[nt++] = d;
+    }
+    acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
+  }
+  return nt;
 }
