@@ -2,7 +2,7 @@
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
 import { type AggregateSpace, aggregate, aggregateSpace, GROUP_ABOVE_SHARE } from "./aggregate.ts";
-import { entryCount, groupsOf, lists, renumber, type WGraph } from "./graph.ts";
+import { entryCount, groupsOf, lists, renumber, type Weights, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
@@ -52,6 +52,65 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
   return q;
 }
 
+/** Adds to `sum` the weights of the row nb[from .. to) to nodes in `self`'s part (grouped: `of` maps, its own skipped). */
+function weightTo(
+  nb: Int32Array,
+  ws: Weights | null,
+  from: number,
+  to: number,
+  of: Int32Array | null,
+  self: number,
+  part: Int32Array,
+  sum: number,
+): number {
+  const own = part[self] as number;
+  let x = sum;
+  for (let j = from; j < to; j++) {
+    let y = nb[j] as number;
+    if (of !== null) {
+      y = of[y] as number;
+      if (y === self) continue;
+    }
+    if (part[y] === own) x += ws === null ? 1 : (ws[j] as number);
+  }
+  return x;
+}
+
+/**
+ * Adds the row nb[from .. to)'s weights to the refined communities it reaches inside `self`'s part, but `self`'s own
+ * (acc, each listed in `touched` the first time `self` meets it); answers the new count of listed ones.
+ */
+function addToRefined(
+  nb: Int32Array,
+  ws: Weights | null,
+  from: number,
+  to: number,
+  of: Int32Array | null,
+  self: number,
+  part: Int32Array,
+  refined: Int32Array,
+  seen: Int32Array,
+  acc: Float64Array,
+  touched: Int32Array,
+  listed: number,
+): number {
+  const own = part[self] as number;
+  let nt = listed;
+  for (let j = from; j < to; j++) {
+    const u = of === null ? (nb[j] as number) : (of[nb[j] as number] as number);
+    if (part[u] !== own) continue;
+    const c = refined[u] as number;
+    if (c === self) continue;
+    if (seen[c] !== self) {
+      seen[c] = self;
+      acc[c] = 0;
+      touched[nt++] = c;
+    }
+    acc[c] = (acc[c] as number) + (ws === null ? 1 : (ws[j] as number));
+  }
+  return nt;
+}
+
 /**
  * Refines each community of `part` from singletons: a node still alone and well connected to its community joins
  * a well-connected sub-community of it with a non-negative gain, picked at random ∝ exp(gain / beta).
@@ -67,8 +126,8 @@ export function refine(
   s: Scratch,
   into: Int32Array,
 ): Int32Array {
-  const { n } = g;
-  const gl = lists(g);
+  const { n, start, nbr, w, start2, nbr2 } = g;
+  const w2 = g.w2 ?? null;
   const { of, mStart, members } = groupsOf(g);
   const refined = into.subarray(0, n);
   // Scratch reused from level to level and run to run (the moving phase's totals and flags are free by now).
@@ -84,18 +143,16 @@ export function refine(
     alone[v] = 1;
     partTot[part[v] as number] = (partTot[part[v] as number] as number) + (nw[v] as number);
     let x = 0;
-    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
-    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
-      const u = members === null ? i : (members[i] as number);
-      for (const { start, nbr, w } of gl)
-        for (let j = start[u] as number; j < (start[u + 1] as number); j++) {
-          let y = nbr[j] as number;
-          if (of !== null) {
-            y = of[y] as number;
-            if (y === v) continue;
-          }
-          if (part[y] === part[v]) x += w === null ? 1 : (w[j] as number);
-        }
+    // Each row at its own call of an inlined helper (one list or two, grouped or not), as in local moving.
+    if (mStart === null || members === null) {
+      x = weightTo(nbr, w, start[v] as number, start[v + 1] as number, null, v, part, x);
+      if (start2 && nbr2) x = weightTo(nbr2, w2, start2[v] as number, start2[v + 1] as number, null, v, part, x);
+    } else {
+      for (let i = mStart[v] as number; i < (mStart[v + 1] as number); i++) {
+        const u = members[i] as number;
+        x = weightTo(nbr, w, start[u] as number, start[u + 1] as number, of, v, part, x);
+        if (start2 && nbr2) x = weightTo(nbr2, w2, start2[u] as number, start2[u + 1] as number, of, v, part, x);
+      }
     }
     ext[v] = x;
   }
@@ -110,22 +167,16 @@ export function refine(
     const rest = (partTot[S] as number) - nv;
     if ((ext[v] as number) < gamma * nv * rest) continue;
     let nt = 0;
-    const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
-    for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
-      const m = members === null ? i : (members[i] as number);
-      for (const { start, nbr, w } of gl) {
-        for (let j = start[m] as number; j < (start[m + 1] as number); j++) {
-          const u = of === null ? (nbr[j] as number) : (of[nbr[j] as number] as number);
-          if (part[u] !== S) continue;
-          const c = refined[u] as number;
-          if (c === v) continue;
-          if (seen[c] !== v) {
-            seen[c] = v;
-            acc[c] = 0;
-            touched[nt++] = c;
-          }
-          acc[c] = (acc[c] as number) + (w === null ? 1 : (w[j] as number));
-        }
+    if (mStart === null || members === null) {
+      nt = addToRefined(nbr, w, start[v] as number, start[v + 1] as number, null, v, part, refined, seen, acc, touched, nt);
+      if (start2 && nbr2)
+        nt = addToRefined(nbr2, w2, start2[v] as number, start2[v + 1] as number, null, v, part, refined, seen, acc, touched, nt);
+    } else {
+      for (let i = mStart[v] as number; i < (mStart[v + 1] as number); i++) {
+        const m = members[i] as number;
+        nt = addToRefined(nbr, w, start[m] as number, start[m + 1] as number, of, v, part, refined, seen, acc, touched, nt);
+        if (start2 && nbr2)
+          nt = addToRefined(nbr2, w2, start2[m] as number, start2[m + 1] as number, of, v, part, refined, seen, acc, touched, nt);
       }
     }
     // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
