@@ -7,7 +7,7 @@ import { lists, type WGraph } from "./graph.ts";
  * being written: a written level costs up to this share of the base's entry bytes beside it, a grouped one reads
  * all the base's entries where the written one would read this share of them.
  */
-export const GROUP_ABOVE_SHARE = Number(process.env.GAS ?? 0.25);
+export const GROUP_ABOVE_SHARE = 0.1;
 
 /**
  * Room for an aggregate graph's entries, reused level after level. Level 0 (the full graph, never in a space) is

@@ -132,8 +132,10 @@ export function refine(
   const refined = into.subarray(0, n);
   // Scratch reused from level to level and run to run (the moving phase's totals and flags are free by now).
   const size = s.acc.length;
-  s.refine ??= { rTot: new Float64Array(size), ext: new Float64Array(size), gains: new Float64Array(size) };
-  const { rTot, ext, gains } = s.refine;
+  s.refine ??= { rTot: new Float64Array(size), ext: new Float64Array(size), gains: new Float64Array(64) };
+  const { rTot, ext } = s.refine;
+  // One gain per candidate of a node: grown to the most candidates met.
+  let gains = s.refine.gains;
   const partTot = s.tot;
   partTot.fill(0, 0, n);
   const alone = s.queued;
@@ -178,6 +180,10 @@ export function refine(
         if (start2 && nbr2)
           nt = addToRefined(nbr2, w2, start2[m] as number, start2[m + 1] as number, of, v, part, refined, seen, acc, touched, nt);
       }
+    }
+    if (gains.length < nt) {
+      gains = new Float64Array(Math.max(nt, 2 * gains.length));
+      s.refine.gains = gains;
     }
     // Candidates: well-connected sub-communities with a gain of at least 0 (staying alone gains 0).
     let maxGain = 0;
@@ -237,8 +243,8 @@ type Buffers = {
   /** The next level's partition and node weights, written into the one of each pair the current level does not use. */
   parts: [Int32Array, Int32Array];
   weights: [Float64Array, Float64Array];
-  at: Int32Array;
-  out: [Int32Array, Int32Array];
+  /** The node of the current level each node of g0 lies in, then a run's answer: the one not holding the membership kept. */
+  at: [Int32Array, Int32Array];
 };
 
 const buffers = (n: number): Buffers => ({
@@ -246,8 +252,7 @@ const buffers = (n: number): Buffers => ({
   part: new Int32Array(n),
   parts: [new Int32Array(0), new Int32Array(0)],
   weights: [new Float64Array(0), new Float64Array(0)],
-  at: new Int32Array(n),
-  out: [new Int32Array(n), new Int32Array(n)],
+  at: [new Int32Array(n), new Int32Array(n)],
 });
 
 /**
@@ -283,8 +288,8 @@ function run(
   let part = b.part;
   part.set(start);
   renumber(part, s.count);
-  // Node of the current graph each original node lies in.
-  const at = b.at;
+  // Node of the current graph each original node lies in (then, in place, the run's answer).
+  const at = into;
   for (let v = 0; v < g0.n; v++) at[v] = v;
   for (let level = 0; level < o.maxLevels; level++) {
     ctx.checkCancelled();
@@ -315,10 +320,9 @@ function run(
     part = nextPart;
     ctx.progress({ phase: "leiden", iteration: level + 1 });
   }
-  const membership = into;
-  for (let v = 0; v < g0.n; v++) membership[v] = part[at[v] as number] as number;
-  renumber(membership, s.count);
-  return membership;
+  for (let v = 0; v < g0.n; v++) at[v] = part[at[v] as number] as number;
+  renumber(at, s.count);
+  return at;
 }
 
 export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32Array {
@@ -340,7 +344,7 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
   let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
   for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
     // Into the output array that is not the membership kept.
-    const next = run(g0, membership, o, r, s, space, b, membership === b.out[0] ? b.out[1] : b.out[0], ctx);
+    const next = run(g0, membership, o, r, s, space, b, membership === b.at[0] ? b.at[1] : b.at[0], ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
     const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);
