@@ -59,11 +59,11 @@ function ints(space: AggregateSpace | undefined, key: "mStart" | "members" | "se
   return space[key].subarray(0, length);
 }
 
-/** The same for a float64 array, zeroed. */
-function floats(space: AggregateSpace | undefined, key: "acc" | "loop" | "strength", length: number): Float64Array {
+/** The same for a float64 array (its old values left: the caller writes every slot). */
+function floats(space: AggregateSpace | undefined, key: "loop" | "strength", length: number): Float64Array {
   if (!space) return new Float64Array(length);
   if (space[key].length < length) space[key] = new Float64Array(length);
-  return space[key].subarray(0, length).fill(0);
+  return space[key].subarray(0, length);
 }
 
 /** Past this an aggregate of integer weights keeps float64 weights (an int32 sum could overflow). */

@@ -88,13 +88,13 @@ export function ecg(g: WGraph, o: EcgOptions, ctx: ComputeContext): Int32Array {
   for (let v = 0; v < n; v++) total += strength[v] as number;
   // Self-loops keep their weight share: they are not edges between two ends.
   const loop = new Float64Array(n);
-  const [first, second] = gl;
+  const second = gl[1];
   const reweighted: WGraph = {
     n,
     start: g.start,
     nbr: g.nbr,
     w: weights[0] ?? null,
-    ...(second && first ? { start2: second.start, nbr2: second.nbr, w2: weights[1] ?? null } : {}),
+    ...(second ? { start2: second.start, nbr2: second.nbr, w2: weights[1] ?? null } : {}),
     loop,
     strength,
     total,
