@@ -37,6 +37,8 @@ const sizes = process.argv
 const ROWS = sizes.length > 0 ? sizes : [1_000_000, 5_000_000];
 const FORMATS = (process.env.BENCH_FORMATS?.split(",") ?? ["csv", "parquet", "arrow"]) as Format[];
 const TRIALS = 3;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** BENCH_COLD=1: each timed upload is the server's first (no small upload of the same format before it). */
 const WARM = process.env.BENCH_COLD !== "1";
 
@@ -77,6 +79,9 @@ async function uploadOnce(
     if (record.is_valid !== true) throw new Error(`${format}: not valid: ${JSON.stringify(record.errors)}`);
     return { ms, rest, peakPss, peakRss: peakRss(pid) };
   } finally {
+    // The server logs an upload's stages as it answers; the line may reach us a little after the answer.
+    const logged = process.env.BENCH_LOG_LEVEL === "debug" ? 1000 : 0;
+    for (let waited = 0; waited < logged && stageTimings(bench.server).length < (warm ? 2 : 1); waited += 10) await sleep(10);
     timings.push(...stageTimings(bench.server));
     await bench.server.stop("SIGTERM");
     await rm(path.join(work, "data"), { recursive: true, force: true });
