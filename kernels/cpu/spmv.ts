@@ -35,7 +35,8 @@ export function spmvRows(args: SpmvRowsArgs): null {
 export type SpmvCsrArgs = Pick<Csr, "n" | "outStart" | "outEdges" | "outDst" | "inStart" | "inEdges" | "inSrc"> & {
   /** Per edge row (null: 1 each). */
   weight: Float64Array | null;
-  x: Float64Array;
+  /** float32 too (a solver's basis vector, read as it is stored). */
+  x: Float64Array | Float32Array;
   y: Float64Array;
 };
 

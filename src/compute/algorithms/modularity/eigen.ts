@@ -52,6 +52,14 @@ export function jacobiEigen(matrix: Float64Array, m: number): { values: Float64A
   return { values, vecs };
 }
 
+export type Vector = Float64Array | Float32Array;
+
+/**
+ * y = M x. Given the basis vectors as stored: float64, or float32 with `float32` (an operator that only ever runs
+ * with a float64 basis may take Float64Array alone; method syntax lets it).
+ */
+type Apply = { product(x: Vector, y: Float64Array): void }["product"];
+
 export type EigenOptions = {
   /** Eigenpairs wanted (the largest algebraic). */
   k: number;
@@ -62,45 +70,49 @@ export type EigenOptions = {
   rng: Rng;
   /** A start vector (else random). */
   start?: Float64Array;
+  /**
+   * The basis kept as float32: half its memory (the basis is most of the solver's), with residuals good to about
+   * 1e-6 of the largest eigenvalue; for tolerances looser than that (cuGraph's spectral clusterings, 1e-5).
+   */
+  float32?: boolean;
+  /** Basis vectors (the Krylov subspace's size before a restart); default max(2k + 10, 20). */
+  basisSize?: number;
 };
 
 /**
  * The k largest eigenpairs of the symmetric n×n operator `apply(x, y)` (y = M x). Answers values (descending) and
  * vectors (vectors[j] of length n, unit norm) and whether every residual met the tolerance.
  */
-export function largestEigen(
-  n: number,
-  apply: (x: Float64Array, y: Float64Array) => void,
-  o: EigenOptions,
-): { values: Float64Array; vectors: Float64Array[]; converged: boolean } {
+export function largestEigen(n: number, apply: Apply, o: EigenOptions): { values: Float64Array; vectors: Vector[]; converged: boolean } {
   const k = Math.min(o.k, n);
-  const m = Math.min(n, Math.max(2 * k + 10, 20));
-  const basis: Float64Array[] = [];
-  for (let j = 0; j <= m; j++) basis.push(new Float64Array(n));
+  const m = Math.min(n, Math.max(o.basisSize ?? Math.max(2 * k + 10, 20), k + 2));
+  const basis: Vector[] = [];
+  for (let j = 0; j <= m; j++) basis.push(o.float32 ? new Float32Array(n) : new Float64Array(n));
   const h = new Float64Array(m * m);
   const w = new Float64Array(n);
-  const first = basis[0] as Float64Array;
+  const first = basis[0] as Vector;
   if (o.start && o.start.length === n) first.set(o.start);
   else for (let i = 0; i < n; i++) first[i] = o.rng.next() - 0.5;
   if (!normalize(first)) for (let i = 0; i < n; i++) first[i] = 1;
   normalize(first);
   let kept = 0;
   let values = new Float64Array(k);
-  let vectors: Float64Array[] = [];
+  let vectors: Vector[] = [];
   let converged = false;
   // The norm of the residual after the last basis vector: it couples the Ritz vectors to the next one.
   let lastBeta = 0;
   for (let restart = 0; restart <= o.maxRestarts; restart++) {
     let size = m;
     for (let j = kept; j < m; j++) {
-      const vj = basis[j] as Float64Array;
+      const vj = basis[j] as Vector;
+      // A float32 basis vector goes to the product as it is (`apply` takes either).
       apply(vj, w);
       // Full Gram-Schmidt against every basis vector so far; a second pass only when the first cancelled most of
       // w (Kahan's "twice is enough").
       const before = Math.sqrt(dot(w, w));
       for (let pass = 0; pass < 2; pass++) {
         for (let i = 0; i <= j; i++) {
-          const vi = basis[i] as Float64Array;
+          const vi = basis[i] as Vector;
           const d = dot(vi, w);
           if (pass === 0) {
             h[i * m + j] = d;
@@ -114,7 +126,7 @@ export function largestEigen(
         if (pass === 0 && Math.sqrt(dot(w, w)) > 0.7 * before) break;
       }
       const beta = Math.sqrt(dot(w, w));
-      const next = basis[j + 1] as Float64Array;
+      const next = basis[j + 1] as Vector;
       if (beta < 1e-12 * Math.max(1, Math.abs(h[j * m + j] as number))) {
         // An invariant subspace: the projection is exact over the first j + 1 vectors.
         size = j + 1;
@@ -152,7 +164,7 @@ export function largestEigen(
       h[j * m + keep] = coupling;
       h[keep * m + j] = coupling;
     }
-    (basis[keep] as Float64Array).set(basis[m] as Float64Array);
+    (basis[keep] as Vector).set(basis[m] as Vector);
     kept = keep;
     // Column `keep` is recomputed by projection; its couplings to the kept vectors come out the same.
   }
@@ -163,32 +175,32 @@ export function largestEigen(
  * basis[j] = Σ_l vecs[l][j] · basis[l] for j < keep, over l < size in order (zero coefficients skipped), in place:
  * component by component, the old components read into a small array first.
  */
-function ritzInPlace(basis: Float64Array[], vecs: Float64Array, size: number, keep: number, n: number): void {
+function ritzInPlace(basis: Vector[], vecs: Float64Array, size: number, keep: number, n: number): void {
   const old = new Float64Array(size);
   for (let x = 0; x < n; x++) {
-    for (let l = 0; l < size; l++) old[l] = (basis[l] as Float64Array)[x] as number;
+    for (let l = 0; l < size; l++) old[l] = (basis[l] as Vector)[x] as number;
     for (let j = 0; j < keep; j++) {
       let sum = 0;
       for (let l = 0; l < size; l++) {
         const c = vecs[l * size + j] as number;
         if (c !== 0) sum += c * (old[l] as number);
       }
-      (basis[j] as Float64Array)[x] = sum;
+      (basis[j] as Vector)[x] = sum;
     }
   }
 }
 
-function dot(a: Float64Array, b: Float64Array): number {
+function dot(a: Vector, b: Vector): number {
   let s = 0;
   for (let i = 0; i < a.length; i++) s += (a[i] as number) * (b[i] as number);
   return s;
 }
 
-function axpy(c: number, x: Float64Array, y: Float64Array): void {
+function axpy(c: number, x: Vector, y: Vector): void {
   for (let i = 0; i < x.length; i++) y[i] = (y[i] as number) + c * (x[i] as number);
 }
 
-function normalize(x: Float64Array): boolean {
+function normalize(x: Vector): boolean {
   const norm = Math.sqrt(dot(x, x));
   if (!(norm > 0)) return false;
   for (let i = 0; i < x.length; i++) x[i] = (x[i] as number) / norm;

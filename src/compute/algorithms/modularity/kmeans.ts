@@ -3,8 +3,12 @@ import type { Rng } from "./rng.ts";
 
 export type KMeansOptions = { k: number; tol: number; maxIter: number; rng: Rng };
 
-/** Cluster of each row of `x` (row i: x[i * d .. i * d + d)). Stops when the inertia improves by less than tol (relative). */
-export function kmeans(x: Float64Array, n: number, d: number, o: KMeansOptions): Int32Array {
+/**
+ * Cluster of each row of the n×d embedding given as its d columns (row i: columns[0][i] .. columns[d - 1][i]; the
+ * eigenvectors themselves, with no n×d copy). Stops when the inertia improves by less than tol (relative).
+ */
+export function kmeans(columns: readonly (Float64Array | Float32Array)[], n: number, o: KMeansOptions): Int32Array {
+  const d = columns.length;
   const k = Math.max(1, Math.min(o.k, n));
   const centers = new Float64Array(k * d);
   const assign = new Int32Array(n);
@@ -13,14 +17,14 @@ export function kmeans(x: Float64Array, n: number, d: number, o: KMeansOptions):
   const sq = (i: number, c: number) => {
     let s = 0;
     for (let t = 0; t < d; t++) {
-      const diff = (x[i * d + t] as number) - (centers[c * d + t] as number);
+      const diff = ((columns[t] as Float64Array)[i] as number) - (centers[c * d + t] as number);
       s += diff * diff;
     }
     return s;
   };
   // k-means++: each next center drawn with probability ∝ squared distance to the nearest chosen one.
   let first = o.rng.below(n);
-  for (let t = 0; t < d; t++) centers[t] = x[first * d + t] as number;
+  for (let t = 0; t < d; t++) centers[t] = (columns[t] as Float64Array)[first] as number;
   for (let i = 0; i < n; i++) dist[i] = sq(i, 0);
   for (let c = 1; c < k; c++) {
     let sum = 0;
@@ -37,7 +41,7 @@ export function kmeans(x: Float64Array, n: number, d: number, o: KMeansOptions):
       }
     } else pick = o.rng.below(n);
     first = pick;
-    for (let t = 0; t < d; t++) centers[c * d + t] = x[pick * d + t] as number;
+    for (let t = 0; t < d; t++) centers[c * d + t] = (columns[t] as Float64Array)[pick] as number;
     for (let i = 0; i < n; i++) dist[i] = Math.min(dist[i] as number, sq(i, c));
   }
   const sums = new Float64Array(k * d);
@@ -63,7 +67,7 @@ export function kmeans(x: Float64Array, n: number, d: number, o: KMeansOptions):
     for (let i = 0; i < n; i++) {
       const c = assign[i] as number;
       counts[c] = (counts[c] as number) + 1;
-      for (let t = 0; t < d; t++) sums[c * d + t] = (sums[c * d + t] as number) + (x[i * d + t] as number);
+      for (let t = 0; t < d; t++) sums[c * d + t] = (sums[c * d + t] as number) + ((columns[t] as Float64Array)[i] as number);
     }
     for (let c = 0; c < k; c++) {
       const count = counts[c] as number;
