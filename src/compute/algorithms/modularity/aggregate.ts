@@ -123,10 +123,10 @@ export function aggregate(
       const v = members[i] as number;
       self += g.loop[v] as number;
       str += g.strength[v] as number;
-      for (const { start: st, nbr: nb, w: gw } of gl) {
+      for (const { start: st, nbr: nb, w: gw, table: tb } of gl) {
         for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
           const d = membership[nb[j] as number] as number;
-          if (d === c) self += gw === null ? 1 : (gw[j] as number);
+          if (d === c) self += gw === null ? 1 : tb === null ? (gw[j] as number) : (tb[gw[j] as number] as number);
           else if (seen[d] !== c) {
             seen[d] = c;
             count++;
@@ -142,8 +142,21 @@ export function aggregate(
   const written = space !== undefined && g.nbr.buffer === space.nbr.buffer;
   if (entries > groupAbove && !written) {
     const groups = { base: g, of: membership, mStart, members, degrees: counts };
-    const { start2, nbr2, w2 } = g;
-    return { n: k, start: g.start, nbr: g.nbr, w: g.w, start2, nbr2, w2, groups, loop: loops, strength: strengths, total: g.total };
+    const { start2, nbr2, w2, table } = g;
+    return {
+      n: k,
+      start: g.start,
+      nbr: g.nbr,
+      w: g.w,
+      start2,
+      nbr2,
+      w2,
+      ...(table ? { table } : {}),
+      groups,
+      loop: loops,
+      strength: strengths,
+      total: g.total,
+    };
   }
   // A written level's own arrays (the space's are the next aggregation's).
   const start = counts.slice();
@@ -215,7 +228,7 @@ export function aggregate(
     let nt = 0;
     for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
       const v = members[i] as number;
-      for (const { start: st, nbr: nb, w: gw } of gl) {
+      for (const { start: st, nbr: nb, w: gw, table: tb } of gl) {
         for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
           const d = membership[nb[j] as number] as number;
           if (d === c) continue;
@@ -224,7 +237,7 @@ export function aggregate(
             acc[d] = 0;
             touched[nt++] = d;
           }
-          acc[d] = (acc[d] as number) + (gw === null ? 1 : (gw[j] as number));
+          acc[d] = (acc[d] as number) + (gw === null ? 1 : tb === null ? (gw[j] as number) : (tb[gw[j] as number] as number));
         }
       }
     }

@@ -2,7 +2,7 @@
 // orders vote on every edge; edges of the 2-core are reweighted min_weight + (1 - min_weight) · (share of runs that
 // put both ends together), others get min_weight; a full Louvain on the reweighted graph answers.
 // The graph is read as its lists (straight from the CSR where it has no self-loops: no undirected view); each entry's
-// votes take a byte (two past 255 runs) and its weight a float32, as cuGraph keeps them.
+// votes take a byte (two past 255 runs), and are then its weight's code (float32 weights, as cuGraph keeps them).
 import type { ComputeContext } from "../../types.ts";
 import { entriesOf, lists, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
@@ -11,13 +11,14 @@ import { rng } from "./rng.ts";
 
 export type EcgOptions = { minWeight: number; ensembleSize: number; seed: number; resolution: number };
 
-/** Which nodes lie in the 2-core (peeling nodes of degree below 2, parallel edges counted apart). */
-function twoCore(g: WGraph): Uint8Array {
+/**
+ * Which nodes lie in the 2-core (peeling nodes of degree below 2, parallel edges counted apart). `deg` and `stack`:
+ * two int32 arrays of at least n to work in (overwritten).
+ */
+function twoCore(g: WGraph, deg: Int32Array, stack: Int32Array): Uint8Array {
   const { n } = g;
   const gl = lists(g);
-  const deg = new Int32Array(n);
   const inCore = new Uint8Array(n).fill(1);
-  const stack = new Int32Array(n);
   let top = 0;
   for (let v = 0; v < n; v++) {
     deg[v] = entriesOf(g, v);
@@ -65,25 +66,25 @@ export function ecg(g: WGraph, o: EcgOptions, ctx: ComputeContext): Int32Array {
     });
     ctx.progress({ phase: "ecg ensemble", iteration: run + 1, fraction: (run + 1) / (o.ensembleSize + 1) });
   }
-  const core = twoCore(g);
+  // The ensemble's scratch is free now: the peeling works in two of its arrays (Louvain fills them afresh).
+  const core = twoCore(g, s.seen, s.queue);
+  // An entry's weight is min_weight + (1 - min_weight) · votes / runs inside the 2-core, min_weight (as for no votes)
+  // outside it: one of runs + 1 values, as float32 (cuGraph's weights). The votes, zeroed outside the core, are the
+  // codes Louvain reads through this table (graph.ts WGraph.table): no array of weights beside them.
+  const table = new Float64Array(o.ensembleSize + 1);
+  for (let t = 0; t <= o.ensembleSize; t++) table[t] = Math.fround(o.minWeight + ((1 - o.minWeight) * t) / o.ensembleSize);
   const strength = new Float64Array(n);
-  const weights = gl.map(({ start, nbr }, list) => {
-    const tally = votes[list] as Uint8Array | Uint16Array;
-    const w = new Float32Array(nbr.length);
+  gl.forEach(({ start, nbr }, list) => {
+    const code = votes[list] as Uint8Array | Uint16Array;
     for (let v = 0; v < n; v++) {
       let sum = 0;
       for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
-        const u = nbr[j] as number;
-        const x = core[v] === 1 && core[u] === 1 ? o.minWeight + ((1 - o.minWeight) * (tally[j] as number)) / o.ensembleSize : o.minWeight;
-        w[j] = x;
-        // The strength adds the weight as Louvain will read it (float32).
-        sum += w[j] as number;
+        if (core[v] === 0 || core[nbr[j] as number] === 0) code[j] = 0;
+        sum += table[code[j] as number] as number;
       }
       strength[v] = (strength[v] as number) + sum;
     }
-    return w;
   });
-  votes.length = 0;
   let total = 0;
   for (let v = 0; v < n; v++) total += strength[v] as number;
   // Self-loops keep their weight share: they are not edges between two ends.
@@ -93,8 +94,9 @@ export function ecg(g: WGraph, o: EcgOptions, ctx: ComputeContext): Int32Array {
     n,
     start: g.start,
     nbr: g.nbr,
-    w: weights[0] ?? null,
-    ...(second ? { start2: second.start, nbr2: second.nbr, w2: weights[1] ?? null } : {}),
+    w: votes[0] ?? null,
+    ...(second ? { start2: second.start, nbr2: second.nbr, w2: votes[1] ?? null } : {}),
+    table,
     loop,
     strength,
     total,

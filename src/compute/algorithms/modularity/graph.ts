@@ -3,8 +3,8 @@
 import { type ComputeGraph, undirected } from "../../../../kernels/cpu/csr.ts";
 import { ComputeInputError } from "../../types.ts";
 
-/** Per-entry weights (see WGraph.w). */
-export type Weights = Float64Array | Int32Array | Float32Array;
+/** Per-entry weights (see WGraph.w), or codes into WGraph.table. */
+export type Weights = Float64Array | Int32Array | Float32Array | Uint8Array | Uint16Array;
 
 export type WGraph = {
   n: number;
@@ -27,6 +27,12 @@ export type WGraph = {
   start2?: Int32Array;
   nbr2?: Int32Array;
   w2?: Weights | null;
+  /**
+   * Coded weights: entry j weighs table[w[j]] (table[w2[j]] in the second list). ECG's reweighted graph, whose
+   * weights take one of ensemble size + 1 values: its votes are the codes, a byte per entry instead of a float32.
+   * Louvain (localMove, modularity, aggregate) reads them; the levels it writes have plain weights.
+   */
+  table?: Float64Array;
   /**
    * A grouped graph: a coarse level kept without entries of its own (see Groups). Its lists above are the base
    * graph's, read through `groups`.
@@ -149,10 +155,14 @@ export function splitUndirected(graph: ComputeGraph, weights: Float64Array | nul
   };
 }
 
+/** A list of g's: its rows, weights (null: 1 each) and their code table (null: w holds the weights themselves). */
+export type List = { start: Int32Array; nbr: Int32Array; w: Weights | null; table: Float64Array | null };
+
 /** Each list of g: the first, and the second where g has one (see WGraph.start2). */
-export function lists(g: WGraph): Array<{ start: Int32Array; nbr: Int32Array; w: Weights | null }> {
-  const first = { start: g.start, nbr: g.nbr, w: g.w };
-  return g.start2 && g.nbr2 ? [first, { start: g.start2, nbr: g.nbr2, w: g.w2 ?? null }] : [first];
+export function lists(g: WGraph): List[] {
+  const table = g.table ?? null;
+  const first = { start: g.start, nbr: g.nbr, w: g.w, table };
+  return g.start2 && g.nbr2 ? [first, { start: g.start2, nbr: g.nbr2, w: g.w2 ?? null, table }] : [first];
 }
 
 /** A node's degree in g (entries in both lists; a group's neighbouring groups). */
@@ -225,15 +235,19 @@ export function renumber(membership: Int32Array, scratch?: Int32Array): number {
   return k;
 }
 
-/** Newman's modularity of a membership on g, with igraph's resolution (Q = Σ_c e_c/2m - γ (K_c/2m)²). */
-export function modularity(g: WGraph, membership: Int32Array, resolution = 1): number {
+/**
+ * Newman's modularity of a membership on g, with igraph's resolution (Q = Σ_c e_c/2m - γ (K_c/2m)²). `scratch`: two
+ * arrays of at least as many numbers as communities to sum into (a caller's, overwritten), instead of new ones.
+ */
+export function modularity(g: WGraph, membership: Int32Array, resolution = 1, scratch?: { acc: Float64Array; tot: Float64Array }): number {
   if (g.total === 0) return Number.NaN;
   let k = 0;
   for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
   const gl = lists(g);
   const { of, mStart, members } = groupsOf(g);
-  const inside = new Float64Array(k);
-  const tot = new Float64Array(k);
+  const reuse = scratch !== undefined && scratch.acc.length >= k && scratch.tot.length >= k;
+  const inside = reuse ? scratch.acc.subarray(0, k).fill(0) : new Float64Array(k);
+  const tot = reuse ? scratch.tot.subarray(0, k).fill(0) : new Float64Array(k);
   for (let v = 0; v < g.n; v++) {
     const c = membership[v] as number;
     tot[c] = (tot[c] as number) + (g.strength[v] as number);
@@ -241,14 +255,14 @@ export function modularity(g: WGraph, membership: Int32Array, resolution = 1): n
     const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
     for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
       const u = members === null ? i : (members[i] as number);
-      for (const { start: st, nbr: nb, w: gw } of gl)
+      for (const { start: st, nbr: nb, w: gw, table: tb } of gl)
         for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
           let x = nb[j] as number;
           if (of !== null) {
             x = of[x] as number;
             if (x === v) continue;
           }
-          if (membership[x] === c) s += gw === null ? 1 : (gw[j] as number);
+          if (membership[x] === c) s += gw === null ? 1 : tb === null ? (gw[j] as number) : (tb[gw[j] as number] as number);
         }
     }
     inside[c] = (inside[c] as number) + s;

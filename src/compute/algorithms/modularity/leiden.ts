@@ -326,6 +326,8 @@ function run(
 }
 
 export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32Array {
+  // The refinement reads weights as they are: coded weights (ECG's, for Louvain) are not for it.
+  if (g0.table) throw new Error("leiden: a graph with coded weights");
   const r = rng(o.seed);
   const s = scratch(g0.n);
   const space = aggregateSpace();

@@ -48,7 +48,7 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   // The graph's lists (two on a graph read straight from the CSR: out-edges, then in-edges), as locals: the loops
   // below are the hottest of Louvain and Leiden.
   const [first, second] = lists(g);
-  const { start, nbr, w } = first as NonNullable<typeof first>;
+  const { start, nbr, w, table } = first as NonNullable<typeof first>;
   const start2 = second?.start;
   const nbr2 = second?.nbr ?? nbr;
   const w2 = second?.w ?? null;
@@ -106,13 +106,13 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
     // Each row at its own call (the helper is inlined, so each call's loop is specialised: one list or two, grouped
     // or not).
     if (mStart === null || members === null) {
-      nt = addRow(nbr, w, start[v] as number, start[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
-      if (start2) nt = addRow(nbr2, w2, start2[v] as number, start2[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
+      nt = addRow(nbr, w, table, start[v] as number, start[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
+      if (start2) nt = addRow(nbr2, w2, table, start2[v] as number, start2[v + 1] as number, null, v, comm, seen, stamp, acc, touched, nt);
     } else {
       for (let i = mStart[v] as number; i < (mStart[v + 1] as number); i++) {
         const u = members[i] as number;
-        nt = addRow(nbr, w, start[u] as number, start[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
-        if (start2) nt = addRow(nbr2, w2, start2[u] as number, start2[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
+        nt = addRow(nbr, w, table, start[u] as number, start[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
+        if (start2) nt = addRow(nbr2, w2, table, start2[u] as number, start2[u + 1] as number, of, v, comm, seen, stamp, acc, touched, nt);
       }
     }
     tot[c] = (tot[c] as number) - nv;
@@ -164,13 +164,14 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
 }
 
 /**
- * Adds the row nb[from .. to) (weights ws; null: 1 each) to the weights of the communities it reaches (acc), each
+ * Adds the row nb[from .. to) (weights ws; null: 1 each; codes into tb where tb is given) to the weights of the communities it reaches (acc), each
  * community met for the first time at this `stamp` listed in `touched`; answers the new count of listed ones. On a
  * grouped graph `of` maps each neighbour to its group, and entries to `self`'s own group are skipped.
  */
 function addRow(
   nb: Int32Array,
   ws: Weights | null,
+  tb: Float64Array | null,
   from: number,
   to: number,
   of: Int32Array | null,
@@ -195,7 +196,7 @@ function addRow(
       acc[d] = 0;
       touched[nt++] = d;
     }
-    acc[d] = (acc[d] as number) + (ws === null ? 1 : (ws[j] as number));
+    acc[d] = (acc[d] as number) + (ws === null ? 1 : tb === null ? (ws[j] as number) : (tb[ws[j] as number] as number));
   }
   return nt;
 }

@@ -28,7 +28,7 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext, reus
   // A caller's scratch arrays where it has some for g0's size (ECG's ensemble).
   const s = reuse && reuse.acc.length >= g0.n ? reuse : scratch(g0.n);
   let g = g0;
-  let q = modularity(g0, membership, o.resolution);
+  let q = modularity(g0, membership, o.resolution, s);
   let levels = 0;
   // Every level's aggregate goes into one space (in place from the second on: see AggregateSpace).
   const space = aggregateSpace();
@@ -38,8 +38,9 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext, reus
     for (let v = 0; v < g.n; v++) comm[v] = v;
     const moves = localMove(g, comm, g.strength, o.resolution / g.total, r, s, (ROUND_THRESHOLD * g.total) / 2);
     if (moves === 0) break;
-    const k = renumber(comm);
-    const next = modularity(g, comm, o.resolution);
+    // The moving phase's own arrays are free between its calls: the label map and the community sums use them.
+    const k = renumber(comm, s.count);
+    const next = modularity(g, comm, o.resolution, s);
     if (!(next > q)) break;
     for (let v = 0; v < g0.n; v++) membership[v] = comm[membership[v] as number] as number;
     levels++;
@@ -52,8 +53,8 @@ export function louvain(g0: WGraph, o: LouvainOptions, ctx: ComputeContext, reus
   // A last pass of single-node moves on the full graph (nodes the coarse levels placed badly move out).
   if (levels > 0) {
     localMove(g0, membership, g0.strength, o.resolution / g0.total, r, s, (ROUND_THRESHOLD * g0.total) / 2);
-    renumber(membership);
-    q = modularity(g0, membership, o.resolution);
+    renumber(membership, s.count);
+    q = modularity(g0, membership, o.resolution, s);
   }
   renumber(membership);
   return { membership, modularity: q, levels };
