@@ -21,11 +21,14 @@ export type LeidenOptions = {
   seed: number;
 };
 
-/** The Potts quality Σ_c [W_in(c) - γ N_c² / 2] of a membership (W_in counts each edge inside c once). */
-export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Float64Array, gamma: number): number {
+/**
+ * The Potts quality Σ_c [W_in(c) - γ N_c² / 2] of a membership (W_in counts each edge inside c once). `scratch`: an
+ * array of at least as many numbers as communities to sum into (a caller's, overwritten), instead of a new one.
+ */
+export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Float64Array, gamma: number, scratch?: Float64Array): number {
   let k = 0;
   for (let v = 0; v < g.n; v++) if ((membership[v] as number) + 1 > k) k = (membership[v] as number) + 1;
-  const tot = new Float64Array(k);
+  const tot = scratch && scratch.length >= k ? scratch.subarray(0, k).fill(0) : new Float64Array(k);
   let inside = 0;
   const gl = lists(g);
   const { of, mStart, members } = groupsOf(g);
@@ -338,18 +341,19 @@ export function leiden(g0: WGraph, o: LeidenOptions, ctx: ComputeContext): Int32
     membership = new Int32Array(g0.n);
     for (let v = 0; v < g0.n; v++) membership[v] = v;
   }
-  renumber(membership);
+  renumber(membership, s.count);
   // Negative iterations: until a run no longer raises the quality (igraph's "stable iteration") by 1e-4 of the
   // modularity scale (the tail of tiny gains on weakly structured graphs), and at most 50 runs.
   const forever = o.iterations < 0;
   const minGain = (1e-4 * g0.total) / 2;
-  let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma);
+  // The moving phase's community totals are free between runs: the quality sums into them.
+  let quality = pottsQuality(g0, membership, o.nodeWeight, o.gamma, s.tot);
   for (let it = 0; forever ? it < 50 : it < o.iterations; it++) {
     // Into the output array that is not the membership kept.
     const next = run(g0, membership, o, r, s, space, b, membership === b.at[0] ? b.at[1] : b.at[0], ctx);
     let same = true;
     for (let v = 0; v < g0.n && same; v++) if (next[v] !== membership[v]) same = false;
-    const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma);
+    const nextQuality = pottsQuality(g0, next, o.nodeWeight, o.gamma, s.tot);
     if (nextQuality >= quality) membership = next;
     if (same || (forever && !(nextQuality > quality + minGain))) break;
     quality = Math.max(quality, nextQuality);
