@@ -81,9 +81,14 @@ export type EigenOptions = {
 
 /**
  * The k largest eigenpairs of the symmetric n×n operator `apply(x, y)` (y = M x). Answers values (descending) and
- * vectors (vectors[j] of length n, unit norm) and whether every residual met the tolerance.
+ * vectors (vectors[j] of length n, unit norm), whether every residual met the tolerance, and an array of n numbers
+ * the solver no longer uses (`spare`).
  */
-export function largestEigen(n: number, apply: Apply, o: EigenOptions): { values: Float64Array; vectors: Vector[]; converged: boolean } {
+export function largestEigen(
+  n: number,
+  apply: Apply,
+  o: EigenOptions,
+): { values: Float64Array; vectors: Vector[]; converged: boolean; spare: Float64Array } {
   const k = Math.min(o.k, n);
   const m = Math.min(n, Math.max(o.basisSize ?? Math.max(2 * k + 10, 20), k + 2));
   const basis: Vector[] = [];
@@ -168,7 +173,8 @@ export function largestEigen(n: number, apply: Apply, o: EigenOptions): { values
     kept = keep;
     // Column `keep` is recomputed by projection; its couplings to the kept vectors come out the same.
   }
-  return { values, vectors, converged };
+  // The residual's array, free now: a caller's next step may work in it.
+  return { values, vectors, converged, spare: w };
 }
 
 /**

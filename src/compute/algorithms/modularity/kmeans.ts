@@ -1,7 +1,14 @@
 // k-means (k-means++ seeding, then Lloyd's iterations) over the rows of a dense n×d embedding, for spectral clustering.
 import type { Rng } from "./rng.ts";
 
-export type KMeansOptions = { k: number; tol: number; maxIter: number; rng: Rng };
+export type KMeansOptions = {
+  k: number;
+  tol: number;
+  maxIter: number;
+  rng: Rng;
+  /** An array of at least n numbers to work in (a caller's, overwritten), instead of a new one. */
+  scratch?: Float64Array;
+};
 
 /**
  * Cluster of each row of the n×d embedding given as its d columns (row i: columns[0][i] .. columns[d - 1][i]; the
@@ -13,7 +20,7 @@ export function kmeans(columns: readonly (Float64Array | Float32Array)[], n: num
   const centers = new Float64Array(k * d);
   const assign = new Int32Array(n);
   if (n === 0) return assign;
-  const dist = new Float64Array(n);
+  const dist = o.scratch && o.scratch.length >= n ? o.scratch : new Float64Array(n);
   const sq = (i: number, c: number) => {
     let s = 0;
     for (let t = 0; t < d; t++) {

@@ -113,5 +113,5 @@ export function spectralClustering(g: SpectralGraph, kind: "modularity" | "balan
   // The embedding is the eigenvectors themselves (balanced cut's scaled back by D^-1/2, in place).
   if (inv) for (const vec of eig.vectors) for (let v = 0; v < n; v++) vec[v] = (vec[v] as number) * (inv[v] as number);
   ctx.progress({ phase: "k-means" });
-  return kmeans(eig.vectors, n, { k: o.clusters, tol: o.kmeansTolerance, maxIter: o.kmeansMaxIter, rng: r });
+  return kmeans(eig.vectors, n, { k: o.clusters, tol: o.kmeansTolerance, maxIter: o.kmeansMaxIter, rng: r, scratch: eig.spare });
 }
