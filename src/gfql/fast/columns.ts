@@ -19,11 +19,12 @@ function nullMask(series: pl.Series): Uint8Array | null {
   return series.isNull().cast(pl.UInt8).toTypedArray() as Uint8Array;
 }
 
-/** Whether a value is NaN (a plain loop: a callback per value, as `some` takes, cost several times as much). */
-function hasNaN(values: Float64Array): boolean {
-  for (let i = 0; i < values.length; i++) if (Number.isNaN(values[i])) return true;
-  return false;
-}
+/**
+ * Whether a value is NaN: `includes` finds NaN (SameValueZero) in V8's own code, about half the time of a plain loop
+ * over 5M values, and with no warm-up (a first query paid the loop unoptimized; a callback per value, as `some`
+ * takes, cost several times as much).
+ */
+const hasNaN = (values: Float64Array): boolean => values.includes(Number.NaN);
 
 function read(frame: pl.DataFrame, column: string): ColumnData | null {
   const series = frame.getColumn(column);
