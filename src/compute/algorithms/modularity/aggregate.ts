@@ -1,6 +1,6 @@
 // The aggregation of Louvain and Leiden: the graph whose nodes are a partition's communities, written into a space
 // reused level after level, or kept grouped over the base graph where writing it would keep most of its entries.
-import { lists, type WGraph } from "./graph.ts";
+import { type List, lists, type WGraph } from "./graph.ts";
 
 /**
  * Above this share of the base graph's entries, an aggregate level stays grouped (see Groups in graph.ts) instead of
@@ -123,7 +123,8 @@ export function aggregate(
       const v = members[i] as number;
       self += g.loop[v] as number;
       str += g.strength[v] as number;
-      for (const { start: st, nbr: nb, w: gw, table: tb } of gl) {
+      for (let l = 0; l < gl.length; l++) {
+        const { start: st, nbr: nb, w: gw, table: tb } = gl[l] as List;
         for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
           const d = membership[nb[j] as number] as number;
           if (d === c) self += gw === null ? 1 : tb === null ? (gw[j] as number) : (tb[gw[j] as number] as number);
@@ -228,7 +229,8 @@ export function aggregate(
     let nt = 0;
     for (let i = mStart[c] as number; i < (mStart[c + 1] as number); i++) {
       const v = members[i] as number;
-      for (const { start: st, nbr: nb, w: gw, table: tb } of gl) {
+      for (let l = 0; l < gl.length; l++) {
+        const { start: st, nbr: nb, w: gw, table: tb } = gl[l] as List;
         for (let j = st[v] as number; j < (st[v + 1] as number); j++) {
           const d = membership[nb[j] as number] as number;
           if (d === c) continue;

@@ -4,7 +4,7 @@
 // The graph is read as its lists (straight from the CSR where it has no self-loops: no undirected view); each entry's
 // votes take a byte (two past 255 runs), and are then its weight's code (float32 weights, as cuGraph keeps them).
 import type { ComputeContext } from "../../types.ts";
-import { entriesOf, lists, type WGraph } from "./graph.ts";
+import { entriesOf, type List, lists, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, scratch } from "./local-move.ts";
 import { louvain } from "./louvain.ts";
 import { rng } from "./rng.ts";
@@ -29,7 +29,8 @@ function twoCore(g: WGraph, deg: Int32Array, stack: Int32Array): Uint8Array {
   }
   while (top > 0) {
     const v = stack[--top] as number;
-    for (const { start, nbr } of gl) {
+    for (let l = 0; l < gl.length; l++) {
+      const { start, nbr } = gl[l] as List;
       for (let j = start[v] as number; j < (start[v + 1] as number); j++) {
         const u = nbr[j] as number;
         if (inCore[u] === 0) continue;

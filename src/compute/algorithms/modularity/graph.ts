@@ -255,7 +255,8 @@ export function modularity(g: WGraph, membership: Int32Array, resolution = 1, sc
     const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
     for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
       const u = members === null ? i : (members[i] as number);
-      for (const { start: st, nbr: nb, w: gw, table: tb } of gl)
+      for (let l = 0; l < gl.length; l++) {
+        const { start: st, nbr: nb, w: gw, table: tb } = gl[l] as List;
         for (let j = st[u] as number; j < (st[u + 1] as number); j++) {
           let x = nb[j] as number;
           if (of !== null) {
@@ -264,6 +265,7 @@ export function modularity(g: WGraph, membership: Int32Array, resolution = 1, sc
           }
           if (membership[x] === c) s += gw === null ? 1 : tb === null ? (gw[j] as number) : (tb[gw[j] as number] as number);
         }
+      }
     }
     inside[c] = (inside[c] as number) + s;
   }

@@ -2,7 +2,7 @@
 // aggregation by the refinement, over the Potts quality Σ_c [W_in(c) - γ N_c² / 2] (CPM or modularity by node weights).
 import type { ComputeContext } from "../../types.ts";
 import { type AggregateSpace, aggregate, aggregateSpace, GROUP_ABOVE_SHARE } from "./aggregate.ts";
-import { entryCount, groupsOf, lists, renumber, type Weights, type WGraph } from "./graph.ts";
+import { entryCount, groupsOf, type List, lists, renumber, type Weights, type WGraph } from "./graph.ts";
 import { localMove, ROUND_THRESHOLD, type Scratch, scratch } from "./local-move.ts";
 import { type Rng, rng, shuffled } from "./rng.ts";
 
@@ -39,7 +39,8 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
     const i1 = mStart === null ? v + 1 : (mStart[v + 1] as number);
     for (let i = mStart === null ? v : (mStart[v] as number); i < i1; i++) {
       const u = members === null ? i : (members[i] as number);
-      for (const { start, nbr, w } of gl)
+      for (let l = 0; l < gl.length; l++) {
+        const { start, nbr, w } = gl[l] as List;
         for (let j = start[u] as number; j < (start[u + 1] as number); j++) {
           let x = nbr[j] as number;
           if (of !== null) {
@@ -48,6 +49,7 @@ export function pottsQuality(g: WGraph, membership: Int32Array, nodeWeight: Floa
           }
           if (membership[x] === c) inside += (w === null ? 1 : (w[j] as number)) / 2;
         }
+      }
     }
   }
   let q = inside;

@@ -47,7 +47,10 @@ export function localMove(g: WGraph, comm: Int32Array, nodeWeight: Float64Array,
   const { n } = g;
   // The graph's lists (two on a graph read straight from the CSR: out-edges, then in-edges), as locals: the loops
   // below are the hottest of Louvain and Leiden.
-  const [first, second] = lists(g);
+  // (indexed, not destructured: an array pattern runs the iterator protocol, an object per call)
+  const gl = lists(g);
+  const first = gl[0];
+  const second = gl[1];
   const { start, nbr, w, table } = first as NonNullable<typeof first>;
   const start2 = second?.start;
   const nbr2 = second?.nbr ?? nbr;
