@@ -20,6 +20,7 @@ import { type Column, footnotes, formatMs, type Measure, ms, type Row, rowsTable
 import type { OursReply, OursRequest } from "./compute/run-ours.ts";
 import { spearman } from "./compute/stats.ts";
 import { targets } from "./compute/targets.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -171,6 +172,7 @@ async function preload(server: LineServer, body: Record<string, unknown>, graph:
 }
 
 async function main(): Promise<void> {
+  const loadLine = loadAverageLine();
   const started = performance.now();
   const opencl = resolveBackend("opencl");
   const hasOpenCl = opencl.backend === "opencl";
@@ -312,7 +314,8 @@ async function main(): Promise<void> {
   // Memory is judged on the largest graph, where the CSR dominates fixed costs (kernel pool threads, V8's own heap);
   // the table shows every graph's figures.
   console.log(targets(rows, largest, ms, [largest], openclFixed));
-  console.log(`\ntotal ${formatMs(performance.now() - started)}${PROFILE ? `; CPU profiles in ${profileDir}` : ""}`);
+  console.log(`\n${loadLine()}`);
+  console.log(`total ${formatMs(performance.now() - started)}${PROFILE ? `; CPU profiles in ${profileDir}` : ""}`);
   rmSync(work, { recursive: true, force: true });
 }
 

@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { edgeTable, stageTimings, startBenchServer, writeAs } from "./lib.ts";
+import { loadAverage } from "./load-average.ts";
 
 const ROWS = Number(process.argv[2] ?? 5_000_000);
 const TRIALS = Math.max(2, Number(process.argv[3] ?? 3));
@@ -68,11 +69,7 @@ async function trial(file: string, timings: string[]): Promise<Trial> {
   }
 }
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ");
+const load = loadAverage;
 const loadBefore = load();
 const lines: string[] = [];
 const timings: string[] = [];

@@ -19,6 +19,7 @@ import { executeGfql, type GfqlGraph } from "../src/gfql/execute.ts";
 import { idleReads } from "../src/gfql/fast/columns.ts";
 import { graphIndex, keepFrame } from "../src/gfql/fast/graph-index.ts";
 import { parseGfql } from "../src/gfql/parse.ts";
+import { loadAverage } from "./load-average.ts";
 
 const EDGES = Number(process.argv[2] ?? 5_000_000);
 const ROUNDS = Math.max(2, Number(process.argv[3] ?? 5));
@@ -233,11 +234,7 @@ const CASES: Case[] = [
   },
 ];
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ");
+const load = loadAverage;
 const loadBefore = load();
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-gfql-"));
 try {

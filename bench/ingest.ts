@@ -29,6 +29,7 @@ import {
   startBenchServer,
   writeAs,
 } from "./lib.ts";
+import { loadAverage } from "./load-average.ts";
 
 const sizes = process.argv
   .slice(2)
@@ -89,11 +90,7 @@ async function uploadOnce(
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ");
+const load = loadAverage;
 const loadBefore = load();
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-ingest-"));
 const lines: string[] = [];

@@ -24,6 +24,7 @@ import { randomPositions } from "../src/layout/seeded.ts";
 import { powerLawGraph, writeGraph } from "./compute/graph-file.ts";
 import { LineServer } from "./compute/line-server.ts";
 import { formatMs, table } from "./compute/results.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -98,6 +99,7 @@ function graphologyChild(m: number, iterations: number): void {
 }
 
 async function main(): Promise<void> {
+  const loadLine = loadAverageLine();
   const fa2 = findLayout("cugraph", "force_atlas2");
   if (!fa2) throw new Error("cugraph force_atlas2 is not registered");
   const fr = flag("no-fr") ? undefined : findLayout("igraph", "fr");
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
     console.log(table(["graph", "nodes", "ours opencl", "ours cpu", "python-igraph", "igraph/opencl", "igraph/cpu"], frRows));
   }
   console.log("\nTargets: graphology/opencl >= 10x at 1M edges; our FR time <= igraph's (igraph/ours >= 1x).");
+  console.log(loadLine());
 }
 
 const childAt = args.indexOf("--graphology-child");

@@ -21,6 +21,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { createClient } from "graphql-ws";
 import { edgeTable, startBenchServer, writeAs } from "./lib.ts";
+import { loadAverage } from "./load-average.ts";
 
 const EDGES = Number(process.argv[2] ?? 1_000_000);
 v8.setFlagsFromString("--expose-gc");
@@ -199,11 +200,7 @@ const serverCpuMs = (): number => {
   }
 };
 
-const load = () =>
-  os
-    .loadavg()
-    .map((l) => l.toFixed(2))
-    .join(" / ");
+const load = loadAverage;
 
 const lines: string[] = [];
 try {

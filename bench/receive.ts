@@ -8,11 +8,13 @@ import os from "node:os";
 import path from "node:path";
 import { bareReceive } from "./bare-receive.ts";
 import { edgeTable, polarsFloor, writeAs } from "./lib.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const ROWS = Number(process.argv[2] ?? 5_000_000);
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-receive-"));
 
 const lines: string[] = [];
+const loadLine = loadAverageLine();
 try {
   const frame = edgeTable(ROWS);
   for (const format of ["csv", "parquet", "arrow"] as const) {
@@ -43,3 +45,4 @@ console.log(`receive benchmark, ${ROWS.toLocaleString("en-US")} rows, ${os.cpus(
 console.log("| format | file | polars floor (best of 3) | bare node:http server | best (all five) | of the floor |");
 console.log("|---|---|---|---|---|---|");
 for (const line of lines) console.log(line);
+console.log(loadLine());

@@ -17,6 +17,7 @@ import { CHROMIUM, chromiumAvailable, launchChromium, type Renderer } from "../t
 import { randomGraphFixture } from "../test/web/harness/graph-fixture.ts";
 import { buildPage } from "../test/web/harness/page-build.ts";
 import { startPageServer } from "../test/web/harness/page-server.ts";
+import { loadAverageLine } from "./load-average.ts";
 import { openOnGateway, prepareGatewayPage } from "./viz-gateway.ts";
 
 const args = process.argv.slice(2);
@@ -43,6 +44,7 @@ if (!chromiumAvailable()) {
 const prebuilt = option("dist");
 const dist = prebuilt ?? (await buildPage());
 if (gateway) await prepareGatewayPage();
+const loadLine = loadAverageLine();
 const browser = await launchChromium(renderer);
 const rows: string[][] = [];
 try {
@@ -313,3 +315,4 @@ function printTable(header: string[], body: string[][]): void {
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const row of body) console.log(line(row));
 }
+console.log(`\n${loadLine()}`);
