@@ -224,11 +224,26 @@ export function createBlobStore(root: string) {
     await rm(target, { recursive: true, force: true });
   }
 
-  /** Creates the folder `parts` marked as being written by this process (see WRITING_MARKER); `settle` ends that. */
+  /**
+   * Creates the folder `parts` marked as being written by this process (see WRITING_MARKER); `settle` ends that. The
+   * folder appears with its marker: it is made and marked under tmp/, then renamed into place, so a process killed in
+   * between leaves nothing unmarked among the versions (an unmarked folder waits out the sweep's grace, in case
+   * another instance is about to mark it). A folder already there is marked in place.
+   */
   async function claim(parts: string[]): Promise<string> {
     const dir = pathOf(...parts);
-    await mkdir(dir, { recursive: true });
     const marker: WritingMarker = { host: os.hostname(), pid: process.pid, run: PROCESS_RUN, startedAt: Date.now() };
+    const staging = pathOf("tmp", `claim-${Date.now()}-${randomBytes(6).toString("hex")}`);
+    try {
+      await mkdir(staging, { recursive: true });
+      await writeFile(path.join(staging, WRITING_MARKER), JSON.stringify(marker));
+      await mkdir(path.dirname(dir), { recursive: true });
+      await rename(staging, dir);
+      return dir;
+    } catch {
+      await rm(staging, { recursive: true, force: true });
+    }
+    await mkdir(dir, { recursive: true });
     await writeFile(path.join(dir, WRITING_MARKER), JSON.stringify(marker));
     return dir;
   }

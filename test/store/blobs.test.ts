@@ -1,11 +1,12 @@
 // The blob store's small operations: atomic writes (into a folder made when missing), writes under new names (in
-// pieces, small and large), removals of a file, a folder with what it holds, or nothing; and the pooled random names.
+// pieces, small and large), removals of a file, a folder with what it holds, or nothing; the pooled random names; and
+// claims, whose folders appear already marked.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BlobStore, createBlobStore } from "../../src/store/blobs.ts";
+import { type BlobStore, createBlobStore, WRITING_MARKER } from "../../src/store/blobs.ts";
 import { randomHex } from "../../src/store/random-hex.ts";
 
 describe("blob store", () => {
@@ -62,5 +63,31 @@ describe("blob store", () => {
     expect(existsSync(blobs.pathOf("sessions", "s2"))).toBe(false);
     await blobs.remove(["sessions", "s2"]);
     await blobs.remove(["sessions", "never", "there.u32"]);
+  });
+
+  it("claims a folder that appears with its marker (never unmarked for the sweep to wait on), leaving no staging folder", async () => {
+    let unmarkedSeen = 0;
+    for (let i = 0; i < 40; i++) {
+      const parts = ["files", "f1", `v${i}`];
+      const dir = blobs.pathOf(...parts);
+      let watching = true;
+      // Looks at the folder between every step of the claim (the same event loop), until the claim is done.
+      const watch = (async () => {
+        while (watching) {
+          if (existsSync(dir) && !existsSync(path.join(dir, WRITING_MARKER))) unmarkedSeen++;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      await blobs.claim(parts);
+      watching = false;
+      await watch;
+      expect(existsSync(path.join(dir, WRITING_MARKER))).toBe(true);
+    }
+    expect(unmarkedSeen).toBe(0);
+    expect(readdirSync(blobs.pathOf("tmp")).filter((name) => name.startsWith("claim-"))).toEqual([]);
+    // A folder already there (and not empty) is marked in place.
+    await blobs.writeAtomic(["files", "f2", "v1", "raw"], "bytes");
+    await blobs.claim(["files", "f2", "v1"]);
+    expect(readdirSync(blobs.pathOf("files", "f2", "v1")).sort()).toEqual(["raw", WRITING_MARKER].sort());
   });
 });
