@@ -31,6 +31,9 @@ export async function startServer(env: Record<string, string>, runtime: "node" |
     // ENV_FILE="": a developer's own .env in the project root stays out of the tests.
     env: { ...process.env, PATH, ENV_FILE: "", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    // `deno task` runs the server as a child of its own: both in a process group of their own, so that stop() ends
+    // the server too (a SIGKILL to the task alone left the server running, orphaned).
+    detached: runtime === "deno",
   });
   const logs: string[] = [];
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -62,7 +65,17 @@ export async function startServer(env: Record<string, string>, runtime: "node" |
     child,
     logs,
     async stop(signal = "SIGTERM") {
-      if (child.exitCode === null) child.kill(signal);
+      if (child.exitCode === null) {
+        // A SIGKILL cannot be passed on by `deno task`: it goes to the whole group. (SIGTERM the task forwards, and
+        // answers with the server's own exit code.)
+        if (runtime === "deno" && signal === "SIGKILL" && child.pid !== undefined) {
+          try {
+            process.kill(-child.pid, signal);
+          } catch {
+            child.kill(signal);
+          }
+        } else child.kill(signal);
+      }
       return exited;
     },
   };
