@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { edgeTable, stageTimings, startBenchServer, writeAs } from "./lib.ts";
-import { loadAverage } from "./load-average.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const ROWS = Number(process.argv[2] ?? 5_000_000);
 const TRIALS = Math.max(2, Number(process.argv[3] ?? 3));
@@ -69,8 +69,7 @@ async function trial(file: string, timings: string[]): Promise<Trial> {
   }
 }
 
-const load = loadAverage;
-const loadBefore = load();
+const loadLine = loadAverageLine();
 const lines: string[] = [];
 const timings: string[] = [];
 try {
@@ -120,7 +119,7 @@ try {
 console.log(
   `dataset benchmark, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}, ${TRIALS} trials`,
 );
-console.log(`load average (1/5/15 min): ${loadBefore} before, ${load()} after`);
+console.log(loadLine());
 console.log("| edges | parquet | until listed with counts | first trial | best | all trials | first / its floor | best / best floor |");
 console.log("|---|---|---|---:|---:|---|---:|---:|");
 for (const line of lines) console.log(`| ${line} |`);

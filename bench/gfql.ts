@@ -19,7 +19,7 @@ import { executeGfql, type GfqlGraph } from "../src/gfql/execute.ts";
 import { idleReads } from "../src/gfql/fast/columns.ts";
 import { graphIndex, keepFrame } from "../src/gfql/fast/graph-index.ts";
 import { parseGfql } from "../src/gfql/parse.ts";
-import { loadAverage } from "./load-average.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const EDGES = Number(process.argv[2] ?? 5_000_000);
 const ROUNDS = Math.max(2, Number(process.argv[3] ?? 5));
@@ -234,8 +234,7 @@ const CASES: Case[] = [
   },
 ];
 
-const load = loadAverage;
-const loadBefore = load();
+const loadLine = loadAverageLine();
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-gfql-"));
 try {
   const { nodes, edges } = graph();
@@ -304,7 +303,7 @@ try {
   console.log(
     `gfql benchmark: ${EDGES.toLocaleString("en-US")} edges, ${NODES.toLocaleString("en-US")} nodes, ${os.cpus().length} cores, node ${process.version}, ${ROUNDS} interleaved rounds`,
   );
-  console.log(`load average (1/5/15 min): ${loadBefore} before, ${load()} after`);
+  console.log(loadLine());
   console.log(`adjacency index: built once in ${indexMs.toFixed(0)} ms (kept with the tables, like the query workers' table cache)`);
   console.log("| query | nodes / edges | DuckDB agrees | GFQL first | DuckDB first | first ratio | GFQL best | DuckDB best | best ratio |");
   console.log("|---|---|---|---:|---:|---:|---:|---:|---:|");

@@ -29,7 +29,7 @@ import {
   startBenchServer,
   writeAs,
 } from "./lib.ts";
-import { loadAverage } from "./load-average.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const sizes = process.argv
   .slice(2)
@@ -90,8 +90,7 @@ async function uploadOnce(
 }
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
-const load = loadAverage;
-const loadBefore = load();
+const loadLine = loadAverageLine();
 const work = await mkdtemp(path.join(os.tmpdir(), "bench-ingest-"));
 const lines: string[] = [];
 const timings: string[] = [];
@@ -149,7 +148,7 @@ try {
   await rm(work, { recursive: true, force: true });
 }
 console.log(`ingest benchmark, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, node ${process.version}`);
-console.log(`load average (1/5/15 min): ${loadBefore} before, ${load()} after`);
+console.log(loadLine());
 console.log(
   "| rows | format | file | polars floor: best (each, read before each upload) | end to end over HTTP: first | best (all three) | best of the floor | receive and store + floor | of that bound | polars writing its table: best (each) | of the bound with that write | PSS before | peak PSS | peak / Arrow size | (peak - before) / Arrow size | summed RSS peaks |",
 );

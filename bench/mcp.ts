@@ -21,7 +21,7 @@ import v8 from "node:v8";
 import vm from "node:vm";
 import { createClient } from "graphql-ws";
 import { edgeTable, startBenchServer, writeAs } from "./lib.ts";
-import { loadAverage } from "./load-average.ts";
+import { loadAverageLine } from "./load-average.ts";
 
 const EDGES = Number(process.argv[2] ?? 1_000_000);
 v8.setFlagsFromString("--expose-gc");
@@ -200,8 +200,6 @@ const serverCpuMs = (): number => {
   }
 };
 
-const load = loadAverage;
-
 const lines: string[] = [];
 try {
   const datasetId = await dataset();
@@ -256,7 +254,7 @@ try {
       () => ["query_graph", { session_id: sessionId, gfql_operations: repeated }],
     ],
   ];
-  const loadBefore = load();
+  const loadLine = loadAverageLine();
 
   lines.push(
     `| tool call (${(EDGES / 1e6).toFixed(1)}M edges) | clients | calls | p50 ms | p99 ms | calls/s | server CPU ms/call |`,
@@ -277,7 +275,7 @@ try {
       console.error(lines.at(-1));
     }
   }
-  lines.push("", `load average (1/5/15 min): ${loadBefore} before, ${load()} after; ${os.cpus().length} cores, node ${process.version}`);
+  lines.push("", `${loadLine()}; ${os.cpus().length} cores, node ${process.version}`);
   stopPage();
   await page.dispose();
 } finally {
