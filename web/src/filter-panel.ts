@@ -98,6 +98,9 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
     for (const name of missing) {
       const vector = table.getChild(name);
       if (vector) histograms.set(keyOf(axis, name), histogramOf(vector));
+      // A column at a time, so a click or a frame waiting meanwhile is not held behind every column's histogram.
+      await yieldToPage();
+      if (cachedFor !== model) return;
     }
   };
 
@@ -315,7 +318,12 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
   toggle.addEventListener("click", () => {
     panel.hidden = !panel.hidden;
     toggle.setAttribute("aria-expanded", String(!panel.hidden));
-    if (!panel.hidden) void ensureLoaded();
+    // The panel shows first; the columns are read and counted after that frame (at 100k rows the histograms take
+    // a few hundred ms of the page's thread, which the opening would otherwise wait for).
+    if (!panel.hidden) {
+      if (loadedFor !== host.model()) list.replaceChildren(note("Loading columns…"));
+      requestAnimationFrame(() => window.setTimeout(() => void ensureLoaded(), 0));
+    }
   });
   clear.addEventListener("click", () => {
     filters = [];
@@ -374,4 +382,9 @@ function note(text: string): HTMLElement {
   p.className = "filter-note";
   p.textContent = text;
   return p;
+}
+
+/** Resolves after the page has had a turn of its own (pending input and timers run first). */
+function yieldToPage(): Promise<void> {
+  return new Promise((resolve) => window.setTimeout(resolve, 0));
 }

@@ -2,7 +2,9 @@
 // own simulation stays off), moves them as layout frames come, and forwards pointer events (hover and hits found on
 // the CPU, hover-picking.ts; fits and focus from the positions held here: nothing is read back from the GPU).
 import { Graph, type GraphConfig } from "@cosmos.gl/graph";
+import type { Device } from "@luma.gl/core";
 import { createPainter, type PaintedColors, type PaintLayer } from "./collections-paint.ts";
+import { graphDevice } from "./graph-device.ts";
 import type { GraphModel } from "./graph-model.ts";
 import type { GraphStyle } from "./graph-style.ts";
 import type { Topology } from "./graph-topology.ts";
@@ -61,6 +63,8 @@ export type GraphView = {
 
 export function createGraphView(container: HTMLDivElement, events: GraphViewEvents): GraphView {
   let graph: Graph | undefined;
+  /** The device the graph draws with when the page made it (graph-device.ts); cosmos.gl leaves it to the page. */
+  let device: Promise<Device> | undefined;
   let governor: RenderGovernor | undefined;
   let hover: HoverPicking | undefined;
   /** The positions drawn (x,y per node in space coordinates): fits and focus read them here, not from the GPU. */
@@ -79,6 +83,13 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
     window.setTimeout(() => {
       overview = graph?.getZoomLevel();
     }, after);
+
+  /** Destroys the device the page made for the graph just destroyed (cosmos.gl destroys only the ones it made). */
+  const releaseDevice = () => {
+    const made = device;
+    device = undefined;
+    made?.then((d) => d.destroy()).catch(() => undefined);
+  };
 
   onThemeChange(() => {
     graph?.setConfigPartial(canvasTheme());
@@ -156,8 +167,12 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       linksVisible = links;
       governor?.destroy();
       graph?.destroy();
+      releaseDevice();
       container.replaceChildren();
-      graph = new Graph(container, baseConfig(model, positions));
+      const config = baseConfig(model, positions);
+      // Without multisampling on software WebGL once frames cost (graph-device.ts).
+      device = graphDevice(model.topology.nodeCount + edgeCount(model), SMALL_GRAPH, config.pixelRatio ?? 1);
+      graph = new Graph(container, config, device);
       shown = positions;
       governor = governRendering(graph, container, (renders, frameMs) => {
         root.dataset.graphRenders = String(renders);
@@ -295,6 +310,7 @@ export function createGraphView(container: HTMLDivElement, events: GraphViewEven
       governor = undefined;
       graph?.destroy();
       graph = undefined;
+      releaseDevice();
       drawn = undefined;
     },
   };

@@ -3,10 +3,11 @@
 // cosmos.gl redraws every animation frame, even with nothing moving. With software WebGL a frame of a 100k-edge graph
 // takes seconds, so a page that only shows a graph never gets to handle typing. The governor replaces cosmos.gl's
 // loop: a frame is drawn when cosmos.gl asks (its render()), on zoom, pan and resize, when the view asks (a changed
-// hover, focus or highlight), and for a short while after; and after a frame that took T ms the next waits T ms, so
+// hover, focus or highlight), and for a short while after; and after a frame that took T ms to show the next waits T ms, so
 // at least half the time is left to input, whatever the graph's size. Pointer moves alone draw nothing (hover is found
 // on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are costly. A costly
-// frame woken from idle waits SETTLE_MS first, so the control that woke it answers before the canvas holds the page.
+// frame woken from idle waits SETTLE_MS first, so the control that woke it answers before the canvas holds the page,
+// and costly frames wait while the pointer moves over the page's controls (a person reaching for one).
 import type { Graph } from "@cosmos.gl/graph";
 
 /** The parts of cosmos.gl's Graph the governor takes over (private members of its class, stable across 3.x). */
@@ -25,6 +26,8 @@ const CHEAP_FRAME_MS = 12;
 const COSTLY_MS = 120;
 /** How long a costly frame woken from idle waits (see wake). */
 const SETTLE_MS = 150;
+/** While the pointer moves over the page's controls, or a key is pressed there, costly frames wait this long. */
+const INPUT_HOLD_MS = 300;
 
 export type RenderGovernor = {
   /** Draws from the next animation frame on, for `ms` at least. */
@@ -54,11 +57,35 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
   let frameMs = 0;
   let destroyed = false;
   let waiting: (() => void)[] = [];
+  /** Costly frames start no earlier than this (input on the page's controls, see hold). */
+  let heldUntil = 0;
+  /** A frame was drawn and the page waits for it to be shown (see tick). */
+  let showing = false;
 
   const schedule = () => {
-    if (raf || cooldown || destroyed) return;
+    if (raf || cooldown || showing || destroyed) return;
+    const held = heldUntil - performance.now();
+    if (held > 0 && frameMs > COSTLY_MS) {
+      cooldown = window.setTimeout(() => {
+        cooldown = 0;
+        schedule();
+      }, held);
+      return;
+    }
     raf = requestAnimationFrame(tick);
   };
+
+  // A person reaching for a control (the pointer moving over the toolbar or a panel) or typing: a costly frame started
+  // now would hold the page's frames, and so the control's answer, for its whole length (software WebGL draws on the
+  // CPU and the page waits for it). Frames wait until the input has been still for INPUT_HOLD_MS; those on the canvas
+  // itself (pan, zoom, hover) are not held.
+  const hold = (event: Event) => {
+    if (frameMs <= COSTLY_MS) return;
+    if (event.target instanceof Node && surface.contains(event.target)) return;
+    heldUntil = performance.now() + INPUT_HOLD_MS;
+  };
+  const held: (keyof DocumentEventMap)[] = ["pointermove", "pointerdown", "keydown"];
+  for (const type of held) document.addEventListener(type, hold, { capture: true, passive: true });
 
   const tick = (now: number) => {
     raf = 0;
@@ -67,29 +94,33 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     renderFrame(now);
     renders++;
     const cost = performance.now() - start;
-    // The next animation frame comes once this one could be shown: the time until then is what the frame cost.
-    requestAnimationFrame(() => {
-      frameMs = Math.max(cost, performance.now() - start);
-      onRender?.(renders, frameMs);
-    });
     onRender?.(renders, frameMs);
     const done = waiting;
     waiting = [];
     for (const resolve of done) resolve();
-    if (performance.now() >= aliveUntil) return;
-    // The pause after a frame: its own drawing, or what showing the last one took (software WebGL draws on the GPU
-    // side, after this call returns), whichever is longer.
-    const pause = Math.max(cost, frameMs);
-    if (pause < CHEAP_FRAME_MS) schedule();
-    else
-      cooldown = window.setTimeout(() => {
-        cooldown = 0;
-        schedule();
-      }, pause);
+    // The next animation frame comes once this one could be shown (software WebGL draws after this call returns, and
+    // the page's frames wait for it): the time until then is what the frame cost, and the pause after it, as long
+    // again, starts there. Timed from here instead, the pause ran out while the frame was still being drawn, and
+    // costly frames followed each other with no time left to input.
+    showing = true;
+    requestAnimationFrame((shownAt) => {
+      showing = false;
+      frameMs = Math.max(cost, performance.now() - start);
+      onRender?.(renders, frameMs);
+      if (destroyed || performance.now() >= aliveUntil) return;
+      if (frameMs < CHEAP_FRAME_MS) tick(shownAt);
+      else
+        cooldown = window.setTimeout(() => {
+          cooldown = 0;
+          schedule();
+        }, frameMs);
+    });
   };
 
   const wake = (ms = KEEP_ALIVE_MS) => {
     aliveUntil = Math.max(aliveUntil, performance.now() + ms);
+    // A frame being shown goes on to the next itself, now that it is wanted.
+    if (showing) return;
     if (!raf && !cooldown && frameMs > COSTLY_MS) {
       // A costly frame woken from idle waits a moment, so the page's own answer to the same action (a panel, the
       // inspector's fields from the server) shows first rather than behind a frame that holds the page for seconds.
@@ -137,6 +168,7 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
       loop.stopFrames();
       window.clearTimeout(cooldown);
       resized.disconnect();
+      for (const type of held) document.removeEventListener(type, hold, { capture: true });
       for (const resolve of waiting) resolve();
       waiting = [];
     },
