@@ -1,7 +1,7 @@
 // Vite build of the browser page: web/graph.html -> web/dist, served by the gateway at /graph/graph.html.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
-import { cosmosPointShader } from "./scripts/cosmos-point-shader.ts";
+import { cosmosShaders } from "./scripts/cosmos-shaders.ts";
 
 const webRoot = fileURLToPath(new URL("./web", import.meta.url));
 // The dev server forwards the page's server calls to a running gateway (npm start).
@@ -12,8 +12,8 @@ export default defineConfig({
   base: "/graph/",
   // web/ also holds the gateway's own static files (index.html); only graph.html is built.
   publicDir: false,
-  // cosmos.gl's point shader specialized to the circles the page draws (scripts/cosmos-point-shader.ts).
-  plugins: [cosmosPointShader()],
+  // cosmos.gl's shaders specialized to the solid circles and links the page draws (scripts/cosmos-shaders.ts).
+  plugins: [cosmosShaders()],
   resolve: {
     // cosmos.gl's FPS monitor dependency names an IIFE bundle as its "browser" entry; its ES module is the one to bundle.
     alias: [{ find: /^gl-bench$/, replacement: "gl-bench/dist/gl-bench.module.js" }],

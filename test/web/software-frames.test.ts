@@ -1,6 +1,6 @@
 // graph.html on software WebGL (headless Chromium's SwiftShader, as on a machine without a GPU): a graph big enough
 // for its frames to cost is drawn without multisampling (graph-device.ts) and with the circle point shader
-// (scripts/cosmos-point-shader.ts), and costly frames wait while the pointer moves over the page's controls
+// (scripts/cosmos-shaders.ts), and costly frames wait while the pointer moves over the page's controls
 // (render-governor.ts), so a control is not answered behind a frame.
 import { rm } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";

@@ -1,7 +1,7 @@
 // The WebGL device cosmos.gl draws with. cosmos.gl makes its own with multisampling on; software WebGL (SwiftShader,
 // llvmpipe: a machine without a GPU, or with its GPU blocked) then resolves four samples a pixel on the CPU, which
 // more than doubled the frame of a 50k-node graph (700 -> 340 ms in SwiftShader; 160 ms with the circle shader of
-// scripts/cosmos-point-shader.ts). On software WebGL a graph big enough for its frames to cost is drawn without
+// scripts/cosmos-shaders.ts). On software WebGL a graph big enough for its frames to cost is drawn without
 // multisampling; on a GPU, and for small graphs, cosmos.gl's own device is kept.
 import type { Device } from "@luma.gl/core";
 import { luma } from "@luma.gl/core";
