@@ -3,11 +3,11 @@
 // cosmos.gl redraws every animation frame, even with nothing moving. With software WebGL a frame of a 100k-edge graph
 // takes seconds, so a page that only shows a graph never gets to handle typing. The governor replaces cosmos.gl's
 // loop: a frame is drawn when cosmos.gl asks (its render()), on zoom, pan and resize, when the view asks (a changed
-// hover, focus or highlight), and for a short while after; and after a frame that took T ms to show the next waits T ms, so
-// at least half the time is left to input, whatever the graph's size. Pointer moves alone draw nothing (hover is found
-// on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are costly. A costly
-// frame woken from idle waits SETTLE_MS first, so the control that woke it answers before the canvas holds the page,
-// and costly frames wait while the pointer moves over the page's controls (a person reaching for one).
+// hover, focus or highlight), and for a short while after; and after a frame that took T ms to show the next waits
+// T ms, so at least half the time is left to input, whatever the graph's size. Pointer moves alone draw nothing
+// (hover is found on the CPU, hover-picking.ts), and the view leaves hover feedback off the canvas while frames are
+// costly. A costly frame woken from idle waits SETTLE_MS first, so the control that woke it answers before the canvas
+// holds the page, and costly frames wait while the pointer moves over the page's controls (a person reaching for one).
 import type { Graph } from "@cosmos.gl/graph";
 
 /** The parts of cosmos.gl's Graph the governor takes over (private members of its class, stable across 3.x). */
@@ -70,15 +70,16 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
 
   const schedule = () => {
     if (raf || cooldown || showing || destroyed) return;
-    const held = heldUntil - performance.now();
-    if (held > 0 && frameMs > COSTLY_MS) {
-      cooldown = window.setTimeout(() => {
-        cooldown = 0;
-        schedule();
-      }, held);
-      return;
-    }
-    raf = requestAnimationFrame(tick);
+    const heldFor = heldUntil - performance.now();
+    if (heldFor > 0 && frameMs > COSTLY_MS) scheduleAfter(heldFor);
+    else raf = requestAnimationFrame(tick);
+  };
+  /** Schedules the next frame once `ms` have passed (the pause after a frame, a hold, a settle). */
+  const scheduleAfter = (ms: number) => {
+    cooldown = window.setTimeout(() => {
+      cooldown = 0;
+      schedule();
+    }, ms);
   };
 
   // A person reaching for a control (the pointer moving over the toolbar or a panel) or typing: a costly frame started
@@ -90,8 +91,8 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     if (event.target instanceof Node && surface.contains(event.target)) return;
     heldUntil = performance.now() + INPUT_HOLD_MS;
   };
-  const held: (keyof DocumentEventMap)[] = ["pointermove", "pointerdown", "keydown"];
-  for (const type of held) document.addEventListener(type, hold, { capture: true, passive: true });
+  const inputEvents: (keyof DocumentEventMap)[] = ["pointermove", "pointerdown", "keydown"];
+  for (const type of inputEvents) document.addEventListener(type, hold, { capture: true, passive: true });
 
   const tick = (now: number) => {
     raf = 0;
@@ -116,11 +117,7 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
       onRender?.(renders, frameMs);
       if (destroyed || (performance.now() >= aliveUntil && !owed)) return;
       if (frameMs < CHEAP_FRAME_MS) tick(shownAt);
-      else
-        cooldown = window.setTimeout(() => {
-          cooldown = 0;
-          schedule();
-        }, frameMs);
+      else scheduleAfter(frameMs);
     });
   };
 
@@ -134,10 +131,7 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
     if (!raf && !cooldown && frameMs > COSTLY_MS) {
       // A costly frame woken from idle waits a moment, so the page's own answer to the same action (a panel, the
       // inspector's fields from the server) shows first rather than behind a frame that holds the page for seconds.
-      cooldown = window.setTimeout(() => {
-        cooldown = 0;
-        schedule();
-      }, SETTLE_MS);
+      scheduleAfter(SETTLE_MS);
       return;
     }
     schedule();
@@ -179,7 +173,7 @@ export function governRendering(graph: Graph, surface: HTMLElement, onRender?: (
       loop.stopFrames();
       window.clearTimeout(cooldown);
       resized.disconnect();
-      for (const type of held) document.removeEventListener(type, hold, { capture: true });
+      for (const type of inputEvents) document.removeEventListener(type, hold, { capture: true });
       for (const resolve of waiting) resolve();
       waiting = [];
     },
