@@ -168,7 +168,7 @@ builder.subscriptionFields((t) => ({
     },
     resolve: async (event, _args, ctx) => ({
       ...event,
-      session: await ctx.services.sessions.get(await ctx.requireViewer(), event.sessionId),
+      session: await ctx.services.sessions.getAt(await ctx.requireViewer(), event.sessionId, event.revisionNumber),
     }),
   }),
 }));

@@ -51,6 +51,16 @@ export function createSessionRows(db: Db, ttlMs = SESSION_ROW_TTL_MS, now: () =>
       );
       return row;
     },
+    /**
+     * The kept row if it is at `revision` or past it and still within its second (undefined otherwise): what a
+     * change event's subscribers read, as the row then already holds the change the event announces. A newer change
+     * (from any instance) comes with its own event, whose revision a kept row must reach in turn.
+     */
+    atRevision(id: string, revision: number): VizSession | undefined {
+      const hit = rows.get(id);
+      const row = hit && hit.until > now() ? hit.value : undefined;
+      return row && row.revisionNumber >= revision ? row : undefined;
+    },
     /** Forgets a row this process has just changed. */
     forget(id: string): void {
       rows.delete(id);

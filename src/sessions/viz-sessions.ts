@@ -60,8 +60,9 @@ export function createVizSessionService(deps: {
    * viewer) takes the session row kept up to a second too (session-rows.ts); pages and every other caller read it
    * afresh (a layout or filters another instance has just stored).
    */
-  async function lookUp(viewer: Viewer, id: string) {
-    const row = isScoped(viewer) ? await sessionRows.get(id) : await db.vizSession.findUnique({ where: { id } });
+  async function lookUp(viewer: Viewer, id: string, revision?: number) {
+    const kept = revision === undefined ? undefined : sessionRows.atRevision(id, revision);
+    const row = kept ?? (isScoped(viewer) ? await sessionRows.get(id) : await db.vizSession.findUnique({ where: { id } }));
     const dataset = row && (await datasetRows.get(row.datasetId));
     // A session of a dataset the caller may not view reads exactly like a missing one.
     if (!row || !dataset || !(await canViewDataset(db, viewer, dataset))) throw new AppError("NOT_FOUND", `no session with id ${id}`);
@@ -80,6 +81,15 @@ export function createVizSessionService(deps: {
   }
 
   const get = (viewer: Viewer, id: string) => viewable(viewer, id);
+
+  /**
+   * The session as a change event of revision `revision` leaves it, for that event's subscribers: the row this
+   * process kept from its own write (or read) at that revision or past it serves them all, where each subscriber
+   * read the row afresh before (one read per viewer per change); otherwise read as `get` reads it. The access check
+   * is the same.
+   */
+  const getAt = (viewer: Viewer, id: string, revision: number) =>
+    readOnce(viewer, `vizSession:${id}@${revision}`, () => lookUp(viewer, id, revision));
 
   /** The caller's own sessions (a single-use grant's: on its dataset only); administrators see all unless they ask for their own. */
   function list(viewer: Viewer, options: { mine?: boolean } = {}) {
@@ -236,6 +246,7 @@ export function createVizSessionService(deps: {
   return {
     open,
     get,
+    getAt,
     list,
     setLayout,
     setShared,

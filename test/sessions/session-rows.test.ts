@@ -101,6 +101,24 @@ describe("session rows remembered after this process's own writes", () => {
     expect(reads).toEqual(["s1", "s1", "s1", "s1"]);
   });
 
+  it("serves a change event's subscribers the row kept at its revision or past it, and nothing older or expired", async () => {
+    let clock = 1_000;
+    const { db, reads } = fakeDb([{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }]);
+    const kept = createSessionRows(db, 1_000, () => clock);
+    expect(kept.atRevision("s1", 1)).toBeUndefined();
+    kept.remember({ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 5 } as never);
+    expect(kept.atRevision("s1", 5)?.revisionNumber).toBe(5);
+    expect(kept.atRevision("s1", 4)?.revisionNumber).toBe(5);
+    // An event past the kept row (another instance's change): the subscriber reads afresh.
+    expect(kept.atRevision("s1", 6)).toBeUndefined();
+    clock += 1_001;
+    expect(kept.atRevision("s1", 5)).toBeUndefined();
+    // A read under way is nothing to serve yet.
+    void kept.get("s1");
+    expect(kept.atRevision("s1", 1)).toBeUndefined();
+    expect(reads).toEqual(["s1"]);
+  });
+
   it("keeps nothing when rows are not kept at all (ttl 0)", async () => {
     const { db, reads } = fakeDb([{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }]);
     const kept = createSessionRows(db, 0);
