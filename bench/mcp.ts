@@ -1,6 +1,7 @@
 // bench/mcp: latency of the /mcp tool endpoint on a 1M-edge dataset: query_graph (shape of a 1-hop chain, and nodes of
 // a 2-hop chain) and create_collection, with 1, 16 and 64 concurrent clients, each on its own transport session with a
-// personal key, while the owner's page (a graphql-ws subscription) keeps the session open. Prints p50, p99 and calls/s.
+// personal key, while the owner's page (a graphql-ws subscription with the page's own document: each change event
+// answers the session's revision and its collections) keeps the session open. Prints p50, p99 and calls/s.
 // Every call asks a question never asked before in the run (a window of node ids that moves from call to call, all
 // windows the same width, so every question is of the same size); the answer cache is shown by a row of its own,
 // last, asking one question again and again. The load average is printed before and after, and each row's server CPU
@@ -20,6 +21,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { createClient } from "graphql-ws";
+import { CHANGED_SUBSCRIPTION } from "../web/src/live-updates.ts";
 import { edgeTable, startBenchServer, writeAs } from "./lib.ts";
 import { loadAverageLine } from "./load-average.ts";
 
@@ -209,7 +211,9 @@ try {
   const sessionId = openVizSession.id;
   const page = createClient({ url: `${bench.server.url.replace("http", "ws")}/graphql`, connectionParams: bench.auth });
   const stopPage = page.subscribe(
-    { query: `subscription($id: ID!) { vizSessionChanged(id: $id) { kind } }`, variables: { id: sessionId } },
+    // The page's own subscription (the session's revision and its collections after each change), as a real page
+    // asks it with every change event.
+    { query: CHANGED_SUBSCRIPTION, variables: { id: sessionId } },
     { next: () => {}, error: () => {}, complete: () => {} },
   );
   const { createPersonalKey } = await gql<{ createPersonalKey: { credential: string } }>(

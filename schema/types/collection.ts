@@ -46,7 +46,7 @@ builder.objectField(VizSessionEventRef, "collections", (t) =>
     type: [CollectionRef],
     nullable: true,
     description: "The session's collections after this change, in render order: a page need not ask again.",
-    resolve: async (e, _args, ctx) => ctx.services.collections.list(await ctx.requireViewer(), e.sessionId),
+    resolve: async (e, _args, ctx) => ctx.services.collections.listForEvent(await ctx.requireViewer(), e.sessionId, e.revisionNumber),
   }),
 );
 builder.objectField(VizSessionRef, "globalLayer", (t) => t.field({ type: GlobalLayerRef, resolve: () => GLOBAL_LAYER }));

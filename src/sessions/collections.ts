@@ -240,6 +240,19 @@ export function createCollectionService(deps: {
     return Promise.all((await inOrder(db, sessionId)).map((c) => current(record, c)));
   }
 
+  /**
+   * The collections as a change event of revision `revision` leaves them (the event's `collections`, which every
+   * subscribed page asks for): the list this process kept at that revision or past it, else read as `list` reads it.
+   * The session comes the same way (viz-sessions.ts getAt): a creation's event costs its pages no read.
+   */
+  async function listForEvent(viewer: Viewer, sessionId: string, revision: number): Promise<VizCollection[]> {
+    const session = await sessions.getAt(viewer, sessionId, revision);
+    const record = toDatasetRecord(session.dataset);
+    const kept = lists.get(sessionId);
+    const rows = kept && kept.revision >= revision ? kept.rows : await inOrder(db, sessionId);
+    return Promise.all(rows.map((c) => current(record, c)));
+  }
+
   async function create(viewer: Viewer, sessionId: string, input: CollectionInput, options: { timeoutMs?: number } = {}) {
     const session = await owned(viewer, sessionId);
     const name = checkName(input.name);
@@ -432,5 +445,5 @@ export function createCollectionService(deps: {
     return readFile(blobs.pathOf(...blobPath(sessionId, found.matchBlob)));
   }
 
-  return { list, create, update, remove, reorder, reset, matches };
+  return { list, listForEvent, create, update, remove, reorder, reset, matches };
 }

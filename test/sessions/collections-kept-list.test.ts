@@ -4,6 +4,7 @@
 // at once (the cap of ten, positions 0..9, the dropped rows' blobs removed).
 import { readdir } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Viewer } from "../../src/auth/viewer.ts";
 import { loadConfig } from "../../src/config/config.ts";
 import { createGateway, type Gateway } from "../../src/server/gateway.ts";
 import { PROVIDERS } from "../helpers/databases.ts";
@@ -116,5 +117,25 @@ describe.each(PROVIDERS)("collections created from the kept list (%s)", (provide
     }
     // The other instance, which kept no list, reads the same.
     expect((await list(other)).map((c) => c.id)).toEqual(after.map((c) => c.id));
+  });
+
+  it("answers a creation's change event from the list it kept, and reads the stored list for a later revision", async () => {
+    await create("ev1");
+    const { services } = gw.gateway;
+    const user = await services.db.user.findUnique({ where: { username: "alice" } });
+    const viewer = { userId: user?.id, username: "alice", isAdmin: false, via: "jwt" } as unknown as Viewer;
+    const revision = (await services.db.vizSession.findUnique({ where: { id: sessionId } }))?.revisionNumber ?? 0;
+    // Described anew behind the service's back (no revision moved): what the kept list does not know.
+    await services.db.vizCollection.updateMany({ where: { sessionId }, data: { description: "renamed" } });
+    const kept = await services.collections.listForEvent(viewer, sessionId, revision);
+    expect(kept.map((c) => c.name)).toEqual((await list()).map((c) => c.name));
+    expect(kept.every((c) => c.description !== "renamed")).toBe(true);
+    // An event past the kept list (another instance's change) reads what is stored, as a page's query does.
+    const fresh = await services.collections.listForEvent(viewer, sessionId, revision + 1);
+    expect(fresh.every((c) => c.description === "renamed")).toBe(true);
+    expect((await services.collections.list(viewer, sessionId)).every((c) => c.description === "renamed")).toBe(true);
+    // Someone who may not view the dataset reads it as missing, kept list or not.
+    const stranger = { userId: 987_654, username: "nobody", isAdmin: false, via: "jwt" } as unknown as Viewer;
+    await expect(services.collections.listForEvent(stranger, sessionId, revision)).rejects.toThrow(/no session/);
   });
 });
