@@ -57,8 +57,8 @@ function residentBytesNow(pid: number): number | undefined {
  * only past 64 MiB free at its top, so that the next chunk reuses them. Left to glibc's defaults, every chunk
  * mapped fresh memory and gave it back, and each new page costs a fault (on this project's VMs, 2-16 µs: the host
  * takes freed memory back). The chunked CSV read of 5M rows in-process: 1,318-1,357 ms -> 1,065-1,091 ms, peak
- * 243-247 -> 239-240 MB (.probe measurements in the README). Retention stays bounded: 64 MiB at most above what is
- * in use, and a process left holding half its cap starts afresh (recycleIfSwollen).
+ * 243-247 -> 239-240 MB (the README's ingest notes). What is kept stays bounded: the heap's top goes back once
+ * more than 64 MiB of it is free, and a process left holding half its cap starts afresh (recycleIfSwollen).
  */
 export const PARSER_MALLOC_ENV: Record<string, string> = {
   MALLOC_ARENA_MAX: "2",
