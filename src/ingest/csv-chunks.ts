@@ -55,6 +55,15 @@ export function rowEnds(data: Uint8Array, quote: number, countUpTo: number): Row
 const columnTypes = (frame: pl.DataFrame) => Object.entries(frame.schema) as [string, pl.DataType][];
 
 /**
+ * Whether any column holds a null, from the frame's own null counts: taking its columns as Series first copies each
+ * one (about 8 ms for a 16 MiB chunk's four columns, 100 ms over a 5M-row file, against 0.1 ms).
+ */
+export function hasNulls(frame: pl.DataFrame): boolean {
+  if (frame.width === 0) return false;
+  return (frame.nullCount().row(0) as unknown[]).some((count) => Number(count) > 0);
+}
+
+/**
  * Fed a CSV file's bytes in order, parses every complete run of rows with polars and hands each frame
  * to `sink`: the first run (at least `inferRows` rows, so types are inferred from the same rows as a
  * whole-file read) fixes the schema, the later ones are read with it, each behind the header line.
@@ -88,7 +97,7 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
     // pandas skips blank lines, polars reads them as rows of nulls: the whole-file read handles them. A frame
     // without a null has no blank line, so the bytes are searched only when one is there. (A two-byte pattern
     // costs several times a one-byte search: "\n\r\n" is looked for only where a CR is.)
-    const nulls = frame.getColumns().some((column) => column.nullCount() > 0);
+    const nulls = hasNulls(frame);
     if (nulls && (rows.includes("\n\n") || (rows.includes(13) && rows.includes("\n\r\n")))) throw new GiveUp("a blank line");
     if (!schema) {
       if (!final && frame.height < options.inferRows) throw new GiveUp("first chunk holds too few rows to infer types");

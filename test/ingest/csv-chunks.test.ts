@@ -5,7 +5,7 @@ import path from "node:path";
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { chunkedReadOptions, INFER_ROWS, readCsv } from "../../src/ingest/csv.ts";
-import { createCsvChunkParser, GiveUp, readCsvInChunks, rowEnds } from "../../src/ingest/csv-chunks.ts";
+import { createCsvChunkParser, GiveUp, hasNulls, readCsvInChunks, rowEnds } from "../../src/ingest/csv-chunks.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "csv-chunks-"));
 let serial = 0;
@@ -150,6 +150,14 @@ describe("createCsvChunkParser", () => {
     const read = await viaChunks(text, 100_000);
     expect(read.height).toBe(30_000);
     expect(read.getColumn("id").nullCount()).toBe(0);
+  });
+
+  it("tells a frame with a null in any column from one without, from the frame's own counts", () => {
+    expect(hasNulls(pl.DataFrame({ a: [1, 2], b: ["x", "y"] }))).toBe(false);
+    expect(hasNulls(pl.DataFrame({ a: [1, 2], b: ["x", null] }))).toBe(true);
+    expect(hasNulls(pl.DataFrame({ a: [null, 2.5], b: ["x", "y"] }))).toBe(true);
+    expect(hasNulls(pl.DataFrame({ a: [] }))).toBe(false);
+    expect(hasNulls(pl.DataFrame({}))).toBe(false);
   });
 
   it("gives up on integers beyond 64 bits, which the whole-file path converts", async () => {
