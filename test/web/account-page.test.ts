@@ -46,7 +46,8 @@ describe.skipIf(!available)(title, () => {
     await page.getByLabel("Password").fill(user.password);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.waitForURL(`${server.url}/account`);
-    await expect.poll(() => page.locator("#account-username").textContent()).toBe(user.username);
+    // The page reads the account after it loads: on a loaded machine that takes more than expect.poll's default second.
+    await expect.poll(() => page.locator("#account-username").textContent(), { timeout: 10_000 }).toBe(user.username);
     return { context, page };
   }
 
@@ -61,7 +62,7 @@ describe.skipIf(!available)(title, () => {
   it("creates a key whose secret is shown once, which the REST API accepts until it is revoked on the page", async () => {
     const { context, page } = await signedIn(ADMIN);
     try {
-      await expect.poll(() => page.locator("#no-keys").textContent()).toBe("You have no API keys yet.");
+      await expect.poll(() => page.locator("#no-keys").textContent(), { timeout: 10_000 }).toBe("You have no API keys yet.");
       await page.getByLabel("New key name").fill("laptop notebook");
       await page.getByRole("button", { name: "Create key" }).click();
       const credential = (await page.locator("#new-key-credential").textContent()) ?? "";
