@@ -6,23 +6,12 @@ import type { DatasetRows } from "../../src/datasets/dataset-rows.ts";
 import { createSessionRows } from "../../src/sessions/session-rows.ts";
 import { createVizSessionService } from "../../src/sessions/viz-sessions.ts";
 import type { BlobStore } from "../../src/store/blobs.ts";
-import type { Db } from "../../src/store/prisma.ts";
 import type { PubSub } from "../../src/store/pubsub.ts";
-
-type Row = { id: string; datasetId: string; ownerId: number; revisionNumber: number };
+import { fakeDb, type Row } from "./fake-session-db.ts";
 
 function world() {
   const rows: Row[] = [{ id: "s1", datasetId: "d1", ownerId: 1, revisionNumber: 1 }];
-  const reads: string[] = [];
-  const db = {
-    vizSession: {
-      findUnique: async ({ where: { id } }: { where: { id: string } }) => {
-        reads.push(id);
-        const row = rows.find((r) => r.id === id);
-        return row ? { ...row } : null;
-      },
-    },
-  } as unknown as Db;
+  const { db, reads } = fakeDb(rows);
   const datasets = new Map([["d1", { id: "d1", authorId: 1, organizationId: null, sharingMode: "private" }]]);
   const datasetRows = { get: async (id: string) => datasets.get(id) ?? null } as unknown as DatasetRows;
   const sessionRows = createSessionRows(db, 60_000);

@@ -4,25 +4,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSessionRows } from "../../src/sessions/session-rows.ts";
-import type { Db } from "../../src/store/prisma.ts";
 import { createMcpWorld, type McpWorld } from "../mcp/setup.ts";
-
-type Row = { id: string; datasetId: string; ownerId: number; revisionNumber: number };
-
-/** A stand-in for the client: rows by id, and the reads it was asked for. */
-function fakeDb(rows: Row[]) {
-  const reads: string[] = [];
-  const db = {
-    vizSession: {
-      findUnique: async ({ where: { id } }: { where: { id: string } }) => {
-        reads.push(id);
-        const row = rows.find((r) => r.id === id);
-        return row ? { ...row } : null;
-      },
-    },
-  } as unknown as Db;
-  return { db, reads };
-}
+import { fakeDb, type Row } from "./fake-session-db.ts";
 
 describe("session rows", () => {
   it("reads a session once per second, again after a forget or once the second is over", async () => {
