@@ -285,10 +285,22 @@ describe.skipIf(!available)(title, () => {
     const server = await serve(smallGraphFixture(), { frameMs: 0 });
     const page = await open(server);
     const renders = async () => Number(await attr(page, "data-graph-renders"));
-    await page.waitForTimeout(1_000);
+    // Let the first draws finish (two reads a second apart agree: on a slow machine the page can still be drawing its
+    // first frames a second after it opened), then a page left alone draws nothing more.
+    let last = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = await renders();
+          const same = now === last && now > 0;
+          last = now;
+          return same;
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toBe(true);
     const idle = await renders();
-    expect(idle).toBeGreaterThan(0);
-    await page.waitForTimeout(1_000);
+    await page.waitForTimeout(1_500);
     expect(await renders()).toBe(idle);
     // Pointer moves alone draw nothing (hover-picking.test.ts); a pan does.
     await page.mouse.move(500, 400);
