@@ -7,7 +7,8 @@ import { RestError } from "./errors.ts";
 
 const DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../schema/json");
 
-const ajv = new Ajv({ allErrors: false, strict: true, coerceTypes: false });
+// allowUnionTypes: a field may take one of several types (gfql_query: a Chain or Let object, or Cypher text).
+const ajv = new Ajv({ allErrors: false, strict: true, coerceTypes: false, allowUnionTypes: true });
 for (const file of readdirSync(DIR).filter((f) => f.endsWith(".json"))) {
   ajv.addSchema(JSON.parse(readFileSync(path.join(DIR, file), "utf8")));
 }

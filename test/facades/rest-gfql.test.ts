@@ -50,6 +50,24 @@ describe("GFQL surfaces", () => {
     expect(nodes.body).toEqual([{ node: "a" }, { node: "b" }, { node: "c" }]);
   });
 
+  it("takes one read-only Cypher query as gfql_query's text, as the GraphQL query and /mcp do", async () => {
+    const cypher = "MATCH (a)-[e]->(b) WHERE e.w > 1 RETURN DISTINCT b.node AS n ORDER BY n";
+    const rows = await post(`/api/v2/etl/datasets/${id}/gfql/nodes`, { gfql_query: cypher, format: "json" });
+    expect(rows.status).toBe(200);
+    expect(rows.body).toEqual([{ n: "c" }, { n: "d" }, { n: "y" }]);
+    const shape = await post(`/api/v2/etl/datasets/${id}/gfql/shape`, { gfql_query: "MATCH (n) WHERE n.node <> 'x' RETURN n" });
+    expect(shape.body).toEqual([
+      { kind: "nodes", rows: 5 },
+      { kind: "edges", rows: 0 },
+    ]);
+    const written = await post(`/api/v2/etl/datasets/${id}/gfql/all`, { gfql_query: "MATCH (n) DELETE n" });
+    expect(written.status).toBe(400);
+    expect(JSON.stringify(written.body)).toMatch(/read-only/);
+    const notText = await post(`/api/v2/etl/datasets/${id}/gfql/all`, { gfql_query: 7 });
+    expect(notText.status).toBe(400);
+    expect(notText.body).toMatchObject({ error: { code: "INVALID_INPUT", details: { field: "gfql_query" } } });
+  });
+
   it("answers parquet (pygraphistry's default) and csv: one file per axis, a zip for all", async () => {
     const chain = [{ type: "Node", filter_dict: { node: "a" } }, { type: "Edge", direction: "forward", hops: 2 }, { type: "Node" }];
     const raw = (output: string, format: string) =>

@@ -24,12 +24,17 @@ type Answer = {
 };
 
 function queryOf({ body }: RouteInput): unknown {
+  // an object is a Chain or Let; text is one read-only Cypher query (or GFQL JSON as text), as on GraphQL and /mcp
   if (body.gfql_query !== undefined && body.gfql_query !== null) return body.gfql_query;
   // an empty list is the whole graph, as pygraphistry's chain([]) (and what its client says an older server does)
   if (Array.isArray(body.gfql_operations)) return body.gfql_operations;
-  throw new RestError("INVALID_INPUT", "send gfql_query (a Chain or Let) or gfql_operations (a list of operations)", {
-    field: "gfql_operations",
-  });
+  throw new RestError(
+    "INVALID_INPUT",
+    "send gfql_query (a Chain or Let, or one Cypher query as text) or gfql_operations (a list of operations)",
+    {
+      field: "gfql_operations",
+    },
+  );
 }
 
 function formatOf({ body }: RouteInput): "json" | "parquet" | "csv" {
