@@ -22,6 +22,8 @@ export type RestFacadeOptions = {
   onUnexpected?: (error: unknown) => void;
   /** Public base URL (PUBLIC_URL); absent, links are built from the request's own URL. */
   publicUrl?: string | undefined;
+  /** GFQL_MAX_ROWS: the rows per table the remote GFQL route answers at most (default 10,000). */
+  gfqlMaxRows?: number;
   routes?: readonly RestRoute[];
 };
 
@@ -56,7 +58,13 @@ export function createRestFacade(options: RestFacadeOptions): Hono<RestEnv> {
   for (const route of routes) {
     app.on([...route.methods], route.path, async (c) => {
       const url = publicUrlOf(c.req.raw, options.publicUrl);
-      const input: RouteInput = { params: c.req.param() as Record<string, string>, query: url.searchParams, body: {}, url };
+      const input: RouteInput = {
+        params: c.req.param() as Record<string, string>,
+        query: url.searchParams,
+        body: {},
+        url,
+        gfqlMaxRows: options.gfqlMaxRows ?? 10_000,
+      };
       const errorBody = route.errorBody;
       if (errorBody) errorShapes.set(c.req.raw, (error) => errorBody(error, input));
       if (route.rawBody) {

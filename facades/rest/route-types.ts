@@ -7,6 +7,8 @@ export type RouteInput = {
   body: Record<string, unknown>;
   /** The request's absolute URL as the client sees it (PUBLIC_URL when set), for list envelope links. */
   url: URL;
+  /** Most rows a GFQL answer carries per table (GFQL_MAX_ROWS): what the remote GFQL route asks for. */
+  gfqlMaxRows: number;
   /** For routes with `rawBody`: the request body, handed to the operation as an Upload. */
   upload?: { stream(): ReadableStream<Uint8Array>; chunks?: () => AsyncIterable<Uint8Array> };
 };

@@ -89,6 +89,7 @@ export async function createGateway(config: Config, options: { logger?: Logger }
     execute,
     maxJsonBodyBytes: config.maxJsonBodyBytes,
     publicUrl: config.publicUrl,
+    gfqlMaxRows: config.gfqlMaxRows,
     onUnexpected: (error) => logger.error("unexpected REST error", { error: error instanceof Error ? error.stack : String(error) }),
   });
   // The tool endpoint (the MCP SDK, some 28 MiB resident) is loaded on its first request, not at start.

@@ -201,3 +201,42 @@ describe("GFQL time limit", () => {
     expect((answer.body.error as { code: string }).code).toBe("TIMEOUT");
   });
 });
+
+describe("GFQL row limit", () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await createTestGateway("sqlite", { GFQL_MAX_ROWS: "2" });
+  });
+  afterAll(() => gw?.close());
+
+  it("answers at most GFQL_MAX_ROWS rows per table over REST, with true counts and truncated set", async () => {
+    const token = await gw.login();
+    const id = await graphDataset(gw, token);
+    const post = (output: string, json: Json) =>
+      gw.json<Json>(`/api/v2/etl/datasets/${id}/gfql/${output}`, { method: "POST", headers: { authorization: `Bearer ${token}` }, json });
+    const all = await post("all", { gfql_operations: [], format: "json" });
+    expect(all.status).toBe(200);
+    expect((all.body.nodes as unknown[]).length).toBe(2);
+    expect((all.body.edges as unknown[]).length).toBe(2);
+    expect(all.body.metadata).toEqual({ node_count: 6, edge_count: 4, truncated: true });
+    const csv = await gw.request(`/api/v2/etl/datasets/${id}/gfql/edges`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+      json: { gfql_operations: [], format: "csv" },
+    });
+    expect(csv.status).toBe(200);
+    expect((await csv.text()).trim().split("\n")).toHaveLength(3);
+    // a small answer is whole
+    const one = await post("all", { gfql_operations: [{ type: "Node", filter_dict: { node: "a" } }], format: "json" });
+    expect(one.body.metadata).toEqual({ node_count: 1, edge_count: 0, truncated: false });
+    // the tool endpoint's rule (limit null: 50 or 20 rows) stays within the server's limit too
+    const auto = await gw.graphql<{ gfql: { nodeCount: number; nodes: unknown[] } }>(
+      `query($d: ID!) { gfql(datasetId: $d, query: [], output: nodes, limit: null) { nodeCount nodes } }`,
+      { d: id },
+      token,
+    );
+    expect(auto.body.errors).toBeUndefined();
+    expect(auto.body.data?.gfql.nodeCount).toBe(6);
+    expect(auto.body.data?.gfql.nodes).toHaveLength(2);
+  });
+});

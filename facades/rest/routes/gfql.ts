@@ -7,9 +7,6 @@ import { RestError } from "../errors.ts";
 import { GFQL } from "../operations.ts";
 import type { RestRoute, RouteInput, Shaped } from "../route-types.ts";
 
-/** Rows returned per table over REST: the counts always say how many matched. */
-const ROW_LIMIT = 10_000;
-
 const CONTENT_TYPES = { parquet: "application/vnd.apache.parquet", csv: "text/csv; charset=utf-8" } as const;
 
 type Answer = {
@@ -55,11 +52,14 @@ function strictnessOf({ body }: RouteInput): "strict" | "warn" | "quiet" {
   throw new RestError("INVALID_INPUT", `strictness must be strict, warn or quiet, not ${JSON.stringify(value)}`, { field: "strictness" });
 }
 
-/** The answer's metadata: true counts, whether rows were cut, and the run's warnings (absent columns) when any. */
-const metadataOf = (answer: Answer) => ({
+/**
+ * The answer's metadata: true counts, whether rows were cut (at most GFQL_MAX_ROWS per table are sent), and the
+ * run's warnings (absent columns) when any.
+ */
+const metadataOf = (answer: Answer, maxRows: number) => ({
   node_count: answer.nodeCount,
   edge_count: answer.edgeCount,
-  truncated: truncated(answer),
+  truncated: answer.nodeCount > maxRows || answer.edgeCount > maxRows,
   ...(answer.warnings.length > 0 ? { warnings: answer.warnings } : {}),
 });
 
@@ -72,12 +72,12 @@ function outputOf({ params, body }: RouteInput): string {
 
 const bytesOf = (file: string | null) => new Uint8Array(Buffer.from(file ?? "", "base64"));
 
-function asFiles(answer: Answer, output: string, format: "parquet" | "csv", datasetId: string): Shaped {
+function asFiles(answer: Answer, output: string, format: "parquet" | "csv", datasetId: string, maxRows: number): Shaped {
   const headers = { "content-type": CONTENT_TYPES[format] };
   if (output === "shape") return { bytes: bytesOf(answer.shapeFile), headers };
   if (output === "nodes") return { bytes: bytesOf(answer.nodesFile), headers };
   if (output === "edges") return { bytes: bytesOf(answer.edgesFile), headers };
-  const metadata = { dataset_id: datasetId, ...metadataOf(answer) };
+  const metadata = { dataset_id: datasetId, ...metadataOf(answer, maxRows) };
   const zip = zipSync({
     [`nodes.${format}`]: bytesOf(answer.nodesFile),
     [`edges.${format}`]: bytesOf(answer.edgesFile),
@@ -86,9 +86,7 @@ function asFiles(answer: Answer, output: string, format: "parquet" | "csv", data
   return { bytes: zip, headers: { "content-type": "application/zip" } };
 }
 
-const truncated = (a: Answer) => a.nodeCount > ROW_LIMIT || a.edgeCount > ROW_LIMIT;
-
-function asJson(answer: Answer, output: string): Shaped {
+function asJson(answer: Answer, output: string, maxRows: number): Shaped {
   // pandas.DataFrame(answer) is what the client builds: rows for one axis, one row per axis for the shape.
   if (output === "shape")
     return {
@@ -103,7 +101,7 @@ function asJson(answer: Answer, output: string): Shaped {
     body: {
       nodes: answer.nodes ?? [],
       edges: answer.edges ?? [],
-      metadata: metadataOf(answer),
+      metadata: metadataOf(answer, maxRows),
     },
   };
 }
@@ -120,7 +118,7 @@ export const GFQL_ROUTES: readonly RestRoute[] = [
         datasetId: input.params.id,
         query: queryOf(input),
         output: outputOf(input),
-        limit: ROW_LIMIT,
+        limit: input.gfqlMaxRows,
         fileFormat: format === "json" ? null : format,
         nodeColumns: input.body.node_col_subset ?? null,
         edgeColumns: input.body.edge_col_subset ?? null,
@@ -131,7 +129,9 @@ export const GFQL_ROUTES: readonly RestRoute[] = [
       const answer = data.gfql as Answer;
       const output = input.params.output ?? "all";
       const format = formatOf(input);
-      return format === "json" ? asJson(answer, output) : asFiles(answer, output, format, input.params.id ?? "");
+      return format === "json"
+        ? asJson(answer, output, input.gfqlMaxRows)
+        : asFiles(answer, output, format, input.params.id ?? "", input.gfqlMaxRows);
     },
   },
 ];

@@ -76,7 +76,8 @@ export function createGfqlService(deps: { datasets: DatasetService; sessions: Vi
       throw new AppError("INVALID_INPUT", `output type must be one of ${OUTPUT_TYPES.join(", ")}`, { details: { field: "output_type" } });
     }
     const auto = request.limit === "auto";
-    const limit: number = request.limit === "auto" ? AUTO_LIMITS.projected : request.limit;
+    // the tool endpoint's rule, within GFQL_MAX_ROWS (an operator may set it below the rule's 50)
+    const limit: number = request.limit === "auto" ? Math.min(AUTO_LIMITS.projected, deps.maxRows) : request.limit;
     if (!Number.isInteger(limit) || limit < 0 || limit > deps.maxRows) {
       throw new AppError("INVALID_INPUT", `limit must be between 0 and ${deps.maxRows}`, { details: { field: "limit" } });
     }
