@@ -6,7 +6,7 @@
 // again for a second, so a large layout that only local pages watch does not stream through Redis; a late page on
 // another instance asks for the latest frame, which is always published.
 import type { Redis } from "ioredis";
-import type { RedisClients } from "../store/redis.ts";
+import { type RedisClients, SUBSCRIBER_OPTIONS } from "../store/redis.ts";
 
 const FRAME_PREFIX = "layout:frame:";
 const CONTROL = "layout:control";
@@ -50,7 +50,7 @@ export function createLayoutBus(redis: RedisClients, instanceId: string, handler
   // Frames (up to megabytes each) go on a connection of their own, so GraphQL events and control messages never
   // wait behind them.
   const framePublisher: Redis = redis.publish.duplicate();
-  const subscriber: Redis = redis.publish.duplicate();
+  const subscriber: Redis = redis.publish.duplicate(SUBSCRIBER_OPTIONS);
   framePublisher.on("error", () => {});
   subscriber.on("error", () => {});
   const origin = originOf(instanceId);

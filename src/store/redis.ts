@@ -148,6 +148,15 @@ function failFast(client: Redis): Redis {
   });
 }
 
+/**
+ * Options for a connection that only subscribes. ioredis (5.11) writes a SUBSCRIBE at once while the connection is
+ * still in its handshake (SUBSCRIBE may run while Redis loads), and then fails its own ready check (INFO is no
+ * subscriber command): it reconnects, and the reconnected connection is subscribed to nothing, so the channel is
+ * lost without a word. Under load a subscription made as the gateway starts meets that handshake (CI saw a forced
+ * logout never reach the second instance). Without the ready check there is no INFO to fail.
+ */
+export const SUBSCRIBER_OPTIONS = { enableReadyCheck: false } as const satisfies RedisOptions;
+
 /** Where the connection's ups and downs are told (one line when Redis goes away, one when it is back). */
 export type RedisLog = {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -185,7 +194,7 @@ export function createRedisClients(url: string, log?: RedisLog): RedisClients {
     retryStrategy: (times) => Math.min(times * 50, MAX_RECONNECT_DELAY_MS),
   };
   const publish = new Redis(url, options);
-  const subscribe = new Redis(url, options);
+  const subscribe = new Redis(url, { ...options, ...SUBSCRIBER_OPTIONS });
   // Errors surface through health checks, 503s and failed publishes; reconnect noise must not end the process.
   publish.on("error", () => {});
   subscribe.on("error", () => {});

@@ -83,3 +83,36 @@ describe("Redis connections through an outage", () => {
     expect(await received).toBe('{"n":1}');
   });
 });
+
+describe("a subscription made while the subscriber connection shakes hands", () => {
+  let server: TestRedis;
+  let redis: RedisClients;
+  beforeAll(async () => {
+    server = await startTestRedis();
+  });
+  afterAll(async () => {
+    await redis?.close();
+    await server?.kill();
+  });
+
+  // ioredis writes SUBSCRIBE during its handshake and then failed its own ready check, reconnecting subscribed to
+  // nothing: the channel was lost for good (CI: a forced logout never reached the second instance).
+  it("stands once the connection is ready, and receives what is published", async () => {
+    redis = createRedisClients(server.url);
+    const { subscribeClient } = redis.forEventTarget();
+    const received: string[] = [];
+    redis.subscribe.on("message", (_channel: string, message: string) => received.push(message));
+    const errors: string[] = [];
+    redis.subscribe.on("error", (error: Error) => errors.push(error.message));
+    // the handshake: TCP is up ("connect"), the connection is not ready yet
+    await new Promise<void>((resolve) => redis.subscribe.once("connect", () => resolve()));
+    expect(redis.subscribe.status).toBe("connect");
+    subscribeClient.subscribe("handshake:probe");
+    await until(() => redis.available());
+    await sleep(300);
+    expect(errors).toEqual([]);
+    expect(await redis.publish.publish("handshake:probe", "hello")).toBe(1);
+    await until(() => received.length > 0, 5_000);
+    expect(received).toEqual(["hello"]);
+  });
+});
