@@ -3,6 +3,7 @@
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
 import { lookupAlgorithm } from "./algorithm-lookup.ts";
+import { unknownNameHint } from "./name-hint.ts";
 import type { AlgorithmEntry, ParamSpec } from "./types.ts";
 
 /** One labelled entry, checked without the tables: its registry entry, its parameters (defaults filled), `directed`. */
@@ -137,7 +138,11 @@ export function parseEntry(label: string, raw: unknown, field: string, find: Fin
     throw invalidField(`${field}.libraries: unknown library "${library}" (cugraph or igraph)`, `${field}.libraries`);
   if (typeof raw.alg !== "string" || raw.alg === "") throw invalidField(`${field}.alg must name an algorithm`, `${field}.alg`);
   const entry = find(library, raw.alg);
-  if (!entry) throw invalidField(`${field}.alg: ${library} has no algorithm "${raw.alg}" here`, `${field}.alg`);
+  if (!entry)
+    throw invalidField(
+      `${field}.alg: ${library} has no algorithm "${raw.alg}" here${unknownNameHint(library, raw.alg, find)}`,
+      `${field}.alg`,
+    );
   if (raw.directed !== undefined && raw.directed !== null && typeof raw.directed !== "boolean")
     throw invalidField(`${field}.directed must be true or false`, `${field}.directed`);
   const directed = raw.directed ?? true;

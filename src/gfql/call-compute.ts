@@ -3,6 +3,7 @@
 import { lookupAlgorithm } from "../compute/algorithm-lookup.ts";
 import { createComputeContext } from "../compute/backend.ts";
 import { configuredBackend } from "../compute/compute-pool.ts";
+import { unknownNameHint, withArticle } from "../compute/name-hint.ts";
 import { type ParsedEntry, parseEntry } from "../compute/params.ts";
 import { runEntries } from "../compute/run-entries.ts";
 import { AppError } from "../errors/app-error.ts";
@@ -55,7 +56,12 @@ export function parseComputeCall(fn: ComputeCallName, p: Record<string, unknown>
       throw gfqlError("unsupported-call", "parameter 'G' of 'compute_cugraph' is not supported", `${path}.params.G`);
   }
   const entry = lookupAlgorithm(library, alg);
-  if (!entry) throw gfqlError("E201", `'${alg}' is not a ${library} algorithm this server runs`, `${path}.params.alg`);
+  if (!entry)
+    throw gfqlError(
+      "E201",
+      `'${alg}' is not ${withArticle(library)} algorithm this server runs${unknownNameHint(library, alg, lookupAlgorithm)}`,
+      `${path}.params.alg`,
+    );
   // pygraphistry: compute_igraph's directed=None tries directed then undirected; compute_cugraph's default is directed
   const directed = typeof p.directed === "boolean" ? p.directed : !(fn === "compute_igraph" && entry.undirectedOnly);
   const base = `${path}.params`;

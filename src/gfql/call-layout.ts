@@ -6,6 +6,7 @@ import pl from "nodejs-polars";
 import { createComputeContext } from "../compute/backend.ts";
 import { configuredBackend } from "../compute/compute-pool.ts";
 import { computeGraphOf, type GraphTables } from "../compute/graph-from-tables.ts";
+import { unknownNameHint, withArticle } from "../compute/name-hint.ts";
 import { invalidField, type ParsedEntry, parseEntry, resolveParams } from "../compute/params.ts";
 import { inputErrorField } from "../compute/run-entries.ts";
 import { ComputeInputError } from "../compute/types.ts";
@@ -86,7 +87,12 @@ export function parseLayoutCall(fn: LayoutCallName, p: Record<string, unknown>, 
       throw gfqlError("unsupported-call", "parameter 'G' of 'layout_cugraph' is not supported", `${path}.params.G`);
   }
   const entry = lookupLayout(library, name);
-  if (!entry) throw gfqlError("E201", `'${name}' is not a ${library} layout this server runs`, `${path}.params.layout`);
+  if (!entry)
+    throw gfqlError(
+      "E201",
+      `'${name}' is not ${withArticle(library)} layout this server runs${unknownNameHint(library, name, lookupLayout)}`,
+      `${path}.params.layout`,
+    );
   // pygraphistry: directed=None tries directed, then undirected where the layout refuses directed graphs
   const directed = typeof p.directed === "boolean" ? p.directed : !entry.undirectedOnly;
   try {

@@ -1,0 +1,51 @@
+// What a refusal of an unknown algorithm or layout name adds, so a person can fix the request without the schema at
+// hand: the closest names this service runs under that library ("pagerank" for "page_rank"), else where the name
+// runs under the other library, else every name the library runs. Candidates are every compute and layout name;
+// `find` (what the caller accepts: algorithms, layouts or both) keeps the ones it would take.
+import { createRequire } from "node:module";
+import type { FindAlgorithm } from "./params.ts";
+
+type Named = { readonly name: string };
+const require = createRequire(import.meta.url);
+let candidates: string[] | undefined;
+
+/** Every algorithm and layout name of both libraries (the registries, loaded on the first refusal). */
+function allNames(): string[] {
+  if (!candidates) {
+    const { ALGORITHMS } = require("./registry.ts") as { ALGORITHMS: readonly Named[] };
+    const { LAYOUTS } = require("../layout/registry.ts") as { LAYOUTS: readonly Named[] };
+    candidates = [...new Set([...ALGORITHMS, ...LAYOUTS].map((entry) => entry.name))].sort();
+  }
+  return candidates;
+}
+
+/** Levenshtein distance, with `_`, `-` and case ignored ("PageRank" and "page_rank" are "pagerank"). */
+function distance(a: string, b: string): number {
+  const x = a.toLowerCase().replace(/[_-]/g, "");
+  const y = b.toLowerCase().replace(/[_-]/g, "");
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++)
+      next[j] = Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + (x[i - 1] === y[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[y.length] ?? 0;
+}
+
+/** "an igraph", "a cugraph". */
+export const withArticle = (library: string) => `${/^[aeiou]/i.test(library) ? "an" : "a"} ${library}`;
+
+const quoted = (names: readonly string[]) => names.map((n) => `"${n}"`).join(" or ");
+
+/** The hint for `name`, unknown under `library`, as a sentence to append (starts with "; "). */
+export function unknownNameHint(library: string, name: string, find: FindAlgorithm): string {
+  const known = allNames().filter((candidate) => find(library, candidate));
+  const scored = known.map((candidate) => ({ candidate, d: distance(name, candidate) }));
+  const best = Math.min(...scored.map((s) => s.d));
+  const limit = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
+  if (best <= limit) return `; did you mean ${quoted(scored.filter((s) => s.d === best).map((s) => s.candidate))}?`;
+  const other = library === "igraph" ? "cugraph" : "igraph";
+  if (find(other, name)) return `; "${name}" is ${withArticle(other)} name: libraries ["${other}"]`;
+  return known.length > 0 ? `; ${library} names here: ${known.join(", ")}` : "";
+}
