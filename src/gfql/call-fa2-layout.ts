@@ -185,7 +185,7 @@ export function runFa2Call(g: GfqlGraph, spec: Fa2LayoutSpec, path: string): Gfq
     const order = g.nodes
       .select(pl.col(g.nodeId).alias("__id"), ...(spec.partitionBy ? [pl.col(spec.partitionBy).alias("__part")] : []))
       .withRowIndex("__r")
-      .filter(pl.col("__r").isIn(pl.Series(Int32Array.from(singletonRows)).cast(pl.UInt32)))
+      .filter(pl.col("__r").isIn(pl.lit(pl.Series(Int32Array.from(singletonRows)).cast(pl.UInt32))))
       .sort(spec.partitionBy ? ["__part", "__id"] : ["__id"])
       .getColumn("__r")
       .toArray() as number[];

@@ -207,7 +207,7 @@ function matchAnswer(job: QueryJob, storedNodes: pl.DataFrame, result: ReturnTyp
   if (result.nodes.columns.includes(NODE_ROW)) nodeRows = positions(result.nodes.unique({ subset: [NODE_ROW] }), NODE_ROW);
   else if (result.nodes.columns.includes(job.nodeId)) {
     const ids = result.nodes.getColumn(job.nodeId);
-    nodeRows = positions(storedNodes.withRowIndex(NODE_ROW).filter(pl.col(job.nodeId).isIn(ids)), NODE_ROW);
+    nodeRows = positions(storedNodes.withRowIndex(NODE_ROW).filter(pl.col(job.nodeId).isIn(pl.lit(ids))), NODE_ROW);
   }
   const edgeRows = result.edges.columns.includes(EDGE_ROW) ? positions(result.edges.unique({ subset: [EDGE_ROW] }), EDGE_ROW) : undefined;
   return {
