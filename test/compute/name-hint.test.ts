@@ -30,10 +30,19 @@ describe("the hint for an unknown name", () => {
     expect(unknownNameHint("igraph", "zz", lookupAlgorithm)).toBe(`; igraph names here: ${computeSchema().igraph.sort().join(", ")}`);
   });
 
+  it("says where a layout given as an algorithm goes, and an algorithm given as a layout", () => {
+    expect(unknownNameHint("igraph", "kamada_kawai", lookupAlgorithm)).toBe(
+      "; \"kamada_kawai\" is an igraph layout, not a compute algorithm (a dataset's layout field, or GFQL's layout_igraph)",
+    );
+    expect(unknownNameHint("cugraph", "pagerank", findLayout)).toBe(
+      "; \"pagerank\" is a cugraph compute algorithm, not a layout (a dataset's compute field, or GFQL's compute_cugraph)",
+    );
+  });
+
   it("offers only what the caller takes: layouts for a layout", () => {
     expect(unknownNameHint("igraph", "circel", findLayout)).toBe('; did you mean "circle"?');
     expect(unknownNameHint("igraph", "force_atlas2", findLayout)).toBe('; "force_atlas2" is a cugraph name: libraries ["cugraph"]');
-    expect(unknownNameHint("igraph", "pagerank", findLayout)).not.toContain("pagerank");
+    expect(unknownNameHint("igraph", "circl", findLayout)).not.toContain("closeness");
   });
 
   it("is part of the compute entry's refusal", () => {
