@@ -156,8 +156,8 @@ function post(
       },
     );
     req.on("error", (error: NodeJS.ErrnoException) => {
-      // The race node:http's documentation describes: a pooled connection the server closed for idleness just as a
-      // request went out on it. Sent once more on a fresh connection; anything else fails the run.
+      // A reused connection reset: most likely the race node:http's documentation describes (the server closed the
+      // pooled connection for idleness just as the request went out). Sent once more; anything else fails the run.
       if (again && req.reusedSocket && error.code === "ECONNRESET") {
         resent += 1;
         post(headers, body, false).then(resolve, reject);
