@@ -76,24 +76,23 @@ export async function buildPage(into?: string): Promise<string> {
 }
 
 /**
- * Builds the page into web/dist, which the gateway serves, without ever emptying it: the build goes to a temporary
- * folder and each file is moved in whole, so test files building at once never take files from each other's pages.
+ * Builds the page into web/dist, which the gateway serves, without ever emptying it: each file of the kept build is
+ * copied in whole and renamed into place, so test files building at once never take files from each other's pages.
  */
 export async function buildGatewayPage(): Promise<void> {
-  const built = await buildPage();
-  moveInto(built, join(REPO_ROOT, "web/dist"));
-  rmSync(built, { recursive: true, force: true });
+  copyInto(await keptBuild(), join(REPO_ROOT, "web/dist"));
 }
 
-function moveInto(from: string, to: string): void {
+function copyInto(from: string, to: string): void {
   mkdirSync(to, { recursive: true });
   for (const entry of readdirSync(from, { withFileTypes: true })) {
     const source = join(from, entry.name);
     const target = join(to, entry.name);
     if (entry.isDirectory()) {
-      moveInto(source, target);
+      copyInto(source, target);
       continue;
     }
+    if (entry.name === DONE) continue;
     const staged = `${target}.${process.pid}.part`;
     copyFileSync(source, staged);
     renameSync(staged, target);
