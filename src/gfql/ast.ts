@@ -57,7 +57,18 @@ export type FilterValue =
 export type FilterDict = Record<string, FilterValue>;
 
 /** A Node step; `query` is a pandas DataFrame.query string, parsed (query-string/). */
-export type NodeOp = { type: "Node"; filter: FilterDict; name?: string; query?: QueryExpr };
+export type NodeOp = {
+  type: "Node";
+  filter: FilterDict;
+  name?: string;
+  query?: QueryExpr;
+  /**
+   * Set by the Cypher compiler, not enumerable (no wire form; cypher/index.ts bindPerPath): the name marks the nodes
+   * the matched paths bind at this step, as a Cypher variable does, rather than GFQL's marks (which, before an Edge
+   * step, take its kept edges' endpoints).
+   */
+  pathBinding?: true;
+};
 
 export type Direction = "forward" | "reverse" | "undirected";
 

@@ -103,6 +103,8 @@ export type Restrict = { nodes: Map<number, pl.DataFrame>; edges: Map<number, pl
 /** What the forward and backward passes leave for each step (indexed by normalized step). */
 export type Passes = {
   hops: Array<HopForward | undefined>;
+  /** Each step's forward wavefront: a Node step's, the nodes that pass its filter among those the walk reached. */
+  fronts: pl.DataFrame[];
   pruned: pl.DataFrame[];
   keptEdges: pl.DataFrame[];
   backs: Array<BackwardResult | undefined>;
@@ -172,7 +174,7 @@ function passes(g: HopGraph, steps: Step[], restrict: Restrict | null): Passes {
       needed = back.starts;
     }
   }
-  return { hops, pruned, keptEdges, backs, touched };
+  return { hops, fronts, pruned, keptEdges, backs, touched };
 }
 
 /** Edges with their endpoints cast to the node id dtype (as prepare leaves them), without the EID index. */
@@ -289,6 +291,38 @@ function nodeOnlyChain(graph: GfqlGraph, steps: Step[]): { result: GfqlGraph } |
   return { result: { nodes: out, edges: emptyEdges, nodeId: graph.nodeId, source: graph.source, destination: graph.destination } };
 }
 
+/**
+ * The nodes a named Node step marks. Followed by an Edge step, as pygraphistry's combine_steps: the step's nodes
+ * that are a source (forward), a destination (reverse) or either endpoint (undirected) of that step's kept edges,
+ * so an undirected hop marks a node at either end of its edges, and a multi-hop walk the nodes it leaves from on
+ * the way, besides the walk starts (the step's pruned nodes, which are all it marks otherwise, and all a Cypher
+ * variable's step marks).
+ */
+function namedNodeIds(
+  g: HopGraph,
+  steps: Step[],
+  i: number,
+  fronts: pl.DataFrame[],
+  pruned: pl.DataFrame[],
+  keptEdges: pl.DataFrame[],
+  emptyIds: pl.DataFrame,
+): pl.DataFrame {
+  const next = steps[i + 1]?.op;
+  const kept = keptEdges[i + 1];
+  const front = fronts[i];
+  const own = steps[i]?.op;
+  const perPath = own?.type === "Node" && own.pathBinding === true;
+  if (perPath || next?.type !== "Edge" || kept === undefined || front === undefined) return pruned[i] ?? emptyIds;
+  const edges = keepIn(g.edges, EID, kept.select(colAs(EID, ID)));
+  const sides = next.direction === "forward" ? [g.source] : next.direction === "reverse" ? [g.destination] : [g.source, g.destination];
+  const ends = concatIds(
+    sides.map((side) => edges.select(colAs(side, ID))),
+    emptyIds,
+  );
+  // the walk starts too: a zero-hop walk (min_hops 0) starts at a node it takes no edge from
+  return union([pruned[i] ?? emptyIds, front.join(ends, { on: ID, how: "semi" })], emptyIds);
+}
+
 /** The rows of `edges` (with the EID row index) whose EID is in the id frame, in their original order. */
 function edgesAt(edges: pl.DataFrame, eids: pl.DataFrame): pl.DataFrame {
   if (eids.height === 0) return edges.head(0);
@@ -316,7 +350,7 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
   if (where !== undefined && where.clauses.length > 0) {
     r = passes(g, steps, samePathRestrict(g, steps, r, where));
   }
-  const { pruned, keptEdges, backs, touched } = r;
+  const { fronts, pruned, keptEdges, backs, touched } = r;
 
   // Combine: union of pruned steps, attributes from the original tables, then the named-step columns.
   const nodeIds = concatIds([...pruned.filter((p) => p !== undefined), ...touched], emptyIds);
@@ -337,7 +371,7 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
   });
   steps.forEach(({ op }, i) => {
     if (op.name === undefined) return;
-    if (op.type === "Node") nodes = markIn(nodes, g.nodeId, pruned[i] ?? emptyIds, op.name);
+    if (op.type === "Node") nodes = markIn(nodes, g.nodeId, namedNodeIds(g, steps, i, fronts, pruned, keptEdges, emptyIds), op.name);
     else {
       const ids = (keptEdges[i] ?? g.edges.select(EID).head(0)).select(pl.col(EID).alias(ID));
       edges = markIn(edges, EID, ids, op.name);

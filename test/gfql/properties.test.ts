@@ -8,7 +8,7 @@
 
 import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
-import { parseCypher } from "../../src/gfql/cypher/index.ts";
+import { bindPerPath, parseCypher } from "../../src/gfql/cypher/index.ts";
 import type { GfqlGraph } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { seeded } from "../helpers/seeded.ts";
@@ -177,7 +177,40 @@ function bruteForce(g: Graph, spec: ChainSpec): Expected {
     xs.pop();
   };
   for (const id of g.ids) if (nodeOk(g, spec.nodes[0] as NodeFilter, id)) fromStep(0, id);
+  markEdgeSides(g, spec, out);
   return out;
+}
+
+/**
+ * pygraphistry's combine_steps: a named Node step followed by an Edge step also marks the nodes of its step (those a
+ * walk of the chain so far reaches, passing its filter) that are a source (forward), destination (reverse) or either
+ * endpoint (undirected) of the next step's matched edges: an undirected hop's far ends and a longer walk's
+ * intermediate nodes among them.
+ */
+function markEdgeSides(g: Graph, spec: ChainSpec, out: Expected): void {
+  const byId = new Map(g.edges.map((e) => [e.id, e]));
+  let reach = new Set(g.ids.filter((id) => nodeOk(g, spec.nodes[0] as NodeFilter, id)));
+  spec.edges.forEach((e, i) => {
+    const sides = new Set<string>();
+    for (const id of out.marks.get(`e${i + 1}`) ?? []) {
+      const edge = byId.get(id);
+      if (!edge) continue;
+      if (e.dir !== "reverse") sides.add(edge.s);
+      if (e.dir !== "forward") sides.add(edge.d);
+    }
+    const marks = out.marks.get(`n${i}`) ?? new Set<string>();
+    for (const x of reach) if (sides.has(x)) marks.add(x);
+    if (marks.size > 0) out.marks.set(`n${i}`, marks);
+    // the nodes walks of the chain so far reach at the next Node step
+    const next = new Set<string>();
+    const walk = (at: string, taken: number) => {
+      if (taken >= e.min && nodeOk(g, spec.nodes[i + 1] as NodeFilter, at)) next.add(at);
+      if (taken === e.max) return;
+      for (const [, a, b] of oriented(g, e)) if (a === at) walk(b, taken + 1);
+    };
+    for (const x of reach) walk(x, 0);
+    reach = next;
+  });
 }
 
 /** One to_fixed_point step by reachability: an edge u->v lies on a walk iff u is reachable from the seeds and a target from v. */
@@ -372,7 +405,8 @@ describe("Cypher queries and their GFQL twins", () => {
     for (let i = 0; i < 10; i++) {
       const g = graphFromTwinRng(r);
       const twin = randomTwin(r);
-      const gfql = executeBoth(g, parseGfql(twin.gfql));
+      // read as the Cypher compiler reads its lowering: each variable's step marks the nodes its paths bind there
+      const gfql = executeBoth(g, bindPerPath(parseGfql(twin.gfql)));
       for (const v of twin.vars) {
         const key = v.kind === "node" ? "id" : "eid";
         const text = `${twin.cypher} RETURN DISTINCT ${v.name}.${key} AS k`;

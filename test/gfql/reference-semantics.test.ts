@@ -3,7 +3,9 @@
 // pygraphistry's source, cited per case; helpers.ts has the graph:
 //   e0 a->b x, e1 b->c y, e2 c->d x, e3 a->c y, e4 e->a x; types a,b,d,f person, c company, e bot.
 
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
+import { parseCypher } from "../../src/gfql/cypher/index.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { executeBoth } from "./engines.ts";
 import { errorOf, sampleGraph } from "./helpers.ts";
@@ -168,5 +170,92 @@ describe("hops and names", () => {
     );
     expect(where).toMatchObject({ path: "where[0].eq.left" });
     expect(where.message).toMatch(/^\[E204\] 'x' names both a Node and an Edge step/);
+  });
+});
+
+describe("a named Node step before an Edge step (chain.py combine_steps)", () => {
+  // pygraphistry ANDs the step's nodes with being a source (forward), a destination (reverse) or either endpoint
+  // (undirected) of the next step's kept edges. The expected marks are what pygraphistry f6edc14 answered, run on
+  // Debian's pandas: an undirected hop marks its edges' far ends too, a 2-hop walk the nodes it passes through (and,
+  // as the last case shows, only among the nodes of the step itself).
+  const graph = () => ({
+    nodes: pl.DataFrame({ id: ["v0", "v1", "v2", "v3"], s: [9, 8, 5, 1] }),
+    edges: pl.DataFrame({ eid: ["e0", "e1", "e2"], src: ["v1", "v2", "v3"], dst: ["v2", "v0", "v2"] }),
+    nodeId: "id",
+    source: "src",
+    destination: "dst",
+  });
+  const marked = (edge: Record<string, unknown>, last: Record<string, unknown>) => {
+    const out = executeBoth(
+      graph(),
+      parseGfql([
+        { type: "Node", filter_dict: {}, name: "a" },
+        { type: "Edge", ...edge },
+        { type: "Node", filter_dict: last },
+      ]),
+    );
+    const rows = out.nodes.toRecords() as Array<{ id: string; a: boolean }>;
+    return {
+      nodes: rows.map((r) => r.id).sort(),
+      a: rows
+        .filter((r) => r.a)
+        .map((r) => r.id)
+        .sort(),
+      edges: ids(out.edges, "eid"),
+    };
+  };
+
+  it("an undirected hop marks both ends of its edges", () => {
+    expect(marked({ direction: "undirected", hops: 1 }, { s: { type: "GE", val: 7 } })).toEqual({
+      nodes: ["v0", "v1", "v2"],
+      a: ["v0", "v1", "v2"],
+      edges: ["e0", "e1"],
+    });
+  });
+
+  it("a forward 2-hop walk marks the sources of its edges, the node it passes through included", () => {
+    expect(marked({ direction: "forward", hops: null, min_hops: 2, max_hops: 2 }, { s: { type: "GE", val: 7 } })).toEqual({
+      nodes: ["v0", "v1", "v2", "v3"],
+      a: ["v1", "v2", "v3"],
+      edges: ["e0", "e1", "e2"],
+    });
+  });
+
+  it("a reverse 2-hop walk marks the destinations of its edges, the node it passes through included", () => {
+    expect(marked({ direction: "reverse", hops: null, min_hops: 2, max_hops: 2 }, { s: { type: "LE", val: 1 } })).toEqual({
+      nodes: ["v0", "v2", "v3"],
+      a: ["v0", "v2"],
+      edges: ["e1", "e2"],
+    });
+  });
+
+  it("a Cypher variable still binds per path: the same pattern as Cypher returns only the nodes paths start at", () => {
+    // pygraphistry answers RETURN a.id with v2 once per path (two rows here; our Chain-shaped lowering returns a
+    // variable's distinct nodes), but RETURN a with v0, v1 and v2, through the GFQL marks above: we keep Cypher's
+    // meaning for both
+    const out = executeBoth(graph(), parseCypher("MATCH (a)-[e]-(b) WHERE b.s >= 7 RETURN a.id AS x ORDER BY x"));
+    expect(out.nodes.toRecords()).toEqual([{ x: "v2" }]);
+    const whole = executeBoth(graph(), parseCypher("MATCH (a)-[e]-(b) WHERE b.s >= 7 RETURN a"));
+    expect(ids(whole.nodes, "id")).toEqual(["v2"]);
+  });
+
+  it("marks only nodes of its own step: a walk's later nodes that fail the step's filter stay unmarked", () => {
+    const out = executeBoth(
+      graph(),
+      parseGfql([
+        { type: "Node", filter_dict: { s: { type: "LE", val: 1 } }, name: "a" },
+        { type: "Edge", direction: "forward", hops: 2 },
+        { type: "Node", filter_dict: {}, name: "b" },
+      ]),
+    );
+    const rows = out.nodes.toRecords() as Array<{ id: string; a: boolean; b: boolean }>;
+    expect(rows.filter((r) => r.a).map((r) => r.id)).toEqual(["v3"]);
+    expect(
+      rows
+        .filter((r) => r.b)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual(["v0", "v2"]);
+    expect(ids(out.edges, "eid")).toEqual(["e1", "e2"]);
   });
 });

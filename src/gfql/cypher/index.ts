@@ -26,5 +26,16 @@ export function parseCypher(text: string, params: Record<string, unknown> = {}):
     if (!isUnsupported(e)) throw e;
     return { type: "Chain", chain: [{ type: "Call", call: { fn: "cypher_rows", plan: planRows(q) } }] };
   }
-  return parseGfql(wire);
+  return bindPerPath(parseGfql(wire));
+}
+
+/**
+ * A Cypher variable binds per matched path: each named Node step marks the nodes the paths pass there. The flag is
+ * not enumerable: it is a hint to the engine (parsed where the query runs), not part of the query's shape, so the
+ * parsed query still equals the one its GFQL twin parses to.
+ */
+export function bindPerPath(q: GfqlQuery): GfqlQuery {
+  if (q.type !== "Chain") return q;
+  for (const op of q.chain) if (op.type === "Node") Object.defineProperty(op, "pathBinding", { value: true, enumerable: false });
+  return q;
 }
