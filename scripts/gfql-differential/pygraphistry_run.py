@@ -1,0 +1,68 @@
+"""Runs GFQL queries with pygraphistry's own engine, for scripts/gfql-differential/run.ts.
+
+Usage: python3 pygraphistry_run.py PYGRAPHISTRY_ROOT CASE.json OUT.json
+
+PYGRAPHISTRY_ROOT is a checkout of graphistry/pygraphistry (the folder holding `graphistry/`). Debian 12 has no
+pyarrow, which `import graphistry` names but GFQL on pandas never calls: a stand-in module answers those names.
+Needs python3-pandas, python3-lark, python3-palettable, python3-requests, python3-typing-extensions.
+"""
+import json
+import logging
+import math
+import sys
+import types
+import warnings
+
+import numpy as np
+import pandas as pd
+
+
+class _Absent:
+    def __getattr__(self, _name):
+        return _Absent()
+
+    def __call__(self, *_args, **_kwargs):
+        return _Absent()
+
+    def __mro_entries__(self, _bases):
+        return (object,)
+
+
+for name in ["pyarrow"] + ["pyarrow." + s for s in ["parquet", "csv", "json", "compute", "ipc", "lib", "types", "feather"]]:
+    module = types.ModuleType(name)
+    module.__getattr__ = lambda _attr: _Absent()
+    module.__version__ = "0.0"
+    sys.modules[name] = module
+
+sys.path.insert(0, sys.argv[1])
+warnings.filterwarnings("ignore")
+logging.disable(logging.CRITICAL)
+import graphistry  # noqa: E402
+
+case = json.load(open(sys.argv[2]))
+g = graphistry.edges(pd.DataFrame(case["edges"]), "s", "d").nodes(pd.DataFrame(case["nodes"]), "id")
+
+
+def true_ids(frame, key, column):
+    return sorted(str(i) for i, v in zip(frame[key], frame[column]) if v is True or v == True)  # noqa: E712
+
+
+out = []
+for query in case["queries"]:
+    try:
+        r = g.gfql(query)
+        n, e = r._nodes, r._edges
+        named = {}
+        for name in case["names"]:
+            if n is not None and name in n:
+                named["n:" + name] = true_ids(n, "id", name)
+            if e is not None and name in e and "eid" in e:
+                named["e:" + name] = true_ids(e, "eid", name)
+        out.append({
+            "nodes": sorted(str(x) for x in n["id"]) if n is not None and "id" in n else [],
+            "edges": sorted(str(x) for x in e["eid"]) if e is not None and "eid" in e else [],
+            "named": named,
+        })
+    except Exception as ex:  # the comparison reports who refused what
+        out.append({"error": type(ex).__name__ + ": " + str(ex)[:200]})
+json.dump(out, open(sys.argv[3], "w"))
