@@ -68,6 +68,31 @@ describe("GFQL surfaces", () => {
     expect(notText.body).toMatchObject({ error: { code: "INVALID_INPUT", details: { field: "gfql_query" } } });
   });
 
+  it("answers the Let binding gfql_output names, as pygraphistry's gfql_remote(output=...) asks", async () => {
+    const let_ = {
+      type: "Let",
+      bindings: {
+        start: { type: "Node", filter_dict: { node: "a" } },
+        next: { type: "Ref", ref: "start", chain: [{ type: "Node", filter_dict: {} }] },
+        far: { type: "Chain", chain: [{ type: "Node", filter_dict: { node: "x" } }] },
+      },
+    };
+    const path = `/api/v2/etl/datasets/${id}/gfql/nodes`;
+    const last = await post(path, { gfql_query: let_, gfql_operations: [], format: "json" });
+    expect(last.body).toEqual([{ node: "x" }]);
+    const chosen = await post(path, { gfql_query: let_, gfql_operations: [], format: "json", gfql_output: "start" });
+    expect(chosen.status).toBe(200);
+    expect(chosen.body).toEqual([{ node: "a" }]);
+    const asText = await post(path, { gfql_query: JSON.stringify(let_), format: "json", gfql_output: "next" });
+    expect(asText.body).toEqual([{ node: "a" }]);
+    const unknown = await post(path, { gfql_query: let_, format: "json", gfql_output: "nope" });
+    expect(unknown.status).toBe(400);
+    expect(JSON.stringify(unknown.body)).toMatch(/E151.*nope/);
+    const notLet = await post(path, { gfql_operations: [{ type: "Node" }], format: "json", gfql_output: "start" });
+    expect(notLet.status).toBe(400);
+    expect(notLet.body).toMatchObject({ error: { code: "INVALID_INPUT", details: { field: "gfql_output" } } });
+  });
+
   it("answers parquet (pygraphistry's default) and csv: one file per axis, a zip for all", async () => {
     const chain = [{ type: "Node", filter_dict: { node: "a" } }, { type: "Edge", direction: "forward", hops: 2 }, { type: "Node" }];
     const raw = (output: string, format: string) =>

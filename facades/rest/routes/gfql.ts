@@ -1,7 +1,7 @@
 // pygraphistry's remote GFQL route: a query on a dataset, answered as pygraphistry's chain_remote reads it: JSON
 // (all: {nodes, edges, metadata}; nodes or edges: the rows; shape: one row per axis), or parquet / csv files
 // (all: a zip of nodes.<ext>, edges.<ext> and metadata.json). pygraphistry asks for parquet unless told otherwise;
-// node_col_subset / edge_col_subset keep only those columns.
+// node_col_subset / edge_col_subset keep only those columns; gfql_output picks the binding a Let answers.
 import { zipSync } from "fflate";
 import { RestError } from "../errors.ts";
 import { GFQL } from "../operations.ts";
@@ -21,6 +21,37 @@ type Answer = {
 };
 
 function queryOf({ body }: RouteInput): unknown {
+  return withOutput(givenQuery(body), body.gfql_output);
+}
+
+/**
+ * pygraphistry's `gfql_remote(let, output="name")` sends `gfql_output` beside the query (a Let's JSON carries no
+ * output): the Let answers that binding. Its client refuses output= for anything but a Let; so do we.
+ */
+function withOutput(query: unknown, output: unknown): unknown {
+  if (output === undefined || output === null) return query;
+  if (typeof output !== "string" || output === "")
+    throw new RestError("INVALID_INPUT", "gfql_output must name a binding of the Let to answer", { field: "gfql_output" });
+  if (typeof query === "string" && /^\s*\{/.test(query)) {
+    try {
+      query = JSON.parse(query); // GFQL JSON as text
+    } catch {
+      // not JSON, so not a Let: refused below
+    }
+  }
+  const isLet =
+    typeof query === "object" &&
+    query !== null &&
+    !Array.isArray(query) &&
+    ["Let", "QueryDAG"].includes(String((query as { type?: unknown }).type));
+  if (!isLet)
+    throw new RestError("INVALID_INPUT", "gfql_output names a binding to answer and needs a Let (gfql_query with type Let)", {
+      field: "gfql_output",
+    });
+  return { ...(query as Record<string, unknown>), output };
+}
+
+function givenQuery(body: RouteInput["body"]): unknown {
   // an object is a Chain or Let; text is one read-only Cypher query (or GFQL JSON as text), as on GraphQL and /mcp
   if (body.gfql_query !== undefined && body.gfql_query !== null) return body.gfql_query;
   // an empty list is the whole graph, as pygraphistry's chain([]) (and what its client says an older server does)
