@@ -104,7 +104,8 @@ export type CallSpec =
   | { fn: "filter_nodes_by_dict" | "filter_edges_by_dict"; filter: FilterDict }
   | { fn: "hop"; edge: EdgeOp }
   | { fn: "materialize_nodes"; reuse: boolean }
-  | { fn: "prune_self_edges" | "distinct" | "count_table" }
+  | { fn: "prune_self_edges" | "distinct" }
+  | { fn: "count_table"; table: "nodes" | "edges"; source?: string; alias: string }
   | { fn: "drop_nodes" | "keep_nodes"; ids: Array<Scalar | null> }
   | { fn: "rows"; table: "nodes" | "edges"; source?: string }
   | { fn: "select"; items: Array<{ alias: string; column: string }> }

@@ -138,7 +138,7 @@ export const CALL_PARAMS: Record<string, { allowed: readonly string[]; required:
   limit: { allowed: ["value"], required: ["value"] },
   distinct: { allowed: [], required: [] },
   group_by: { allowed: ["keys", "aggregations"], required: ["keys", "aggregations"] },
-  count_table: { allowed: [], required: [] },
+  count_table: { allowed: ["table", "source", "alias"], required: [] },
   ...COMPUTE_CALL_PARAMS,
   ...LAYOUT_CALL_PARAMS,
   ...FA2_CALL_PARAMS,

@@ -82,8 +82,12 @@ export function runRowCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGrap
       return asRows(g, t.head(spec.value));
     case "distinct":
       return asRows(g, t.unique({ keep: "first", maintainOrder: true }));
-    case "count_table":
-      return asRows(g, pl.DataFrame({ count: [t.height] }));
+    case "count_table": {
+      // the active table's rows, or (with source, an alias's mark column) the rows it marks
+      const table = spec.table === "edges" ? g.edges : t;
+      const n = spec.source === undefined ? table.height : table.filter(need(table, spec.source, `${at}.source`).eq(pl.lit(true))).height;
+      return asRows(g, pl.DataFrame({ [spec.alias]: pl.Series(spec.alias, [n], pl.Int64) }));
+    }
     case "cypher_rows":
       if (g.rows === true) throw gfqlError("E101", "a Cypher query cannot run on a row table", path);
       return asRows(g, runRowPlan(g, spec.plan));

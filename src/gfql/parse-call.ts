@@ -132,8 +132,21 @@ function parseSpec(fn: string, p: Record<string, unknown>, path: string): CallSp
     }
     case "prune_self_edges":
     case "distinct":
-    case "count_table":
       return { fn };
+    case "count_table": {
+      // pygraphistry's count_table(table="nodes", source=None, alias="count(*)")
+      const table = p.table ?? "nodes";
+      if (table !== "nodes" && table !== "edges") throw invalid(fn, "table", '"nodes" or "edges"', path);
+      if (p.source !== undefined && p.source !== null && (typeof p.source !== "string" || p.source === ""))
+        throw invalid(fn, "source", "a column name", path);
+      if (p.alias !== undefined && (typeof p.alias !== "string" || p.alias === "")) throw invalid(fn, "alias", "a column name", path);
+      return {
+        fn,
+        table,
+        alias: (p.alias as string | undefined) ?? "count(*)",
+        ...(typeof p.source === "string" ? { source: p.source } : {}),
+      };
+    }
     case "drop_nodes":
     case "keep_nodes":
       return { fn, ids: nodeIds(p, fn, path) };

@@ -41,12 +41,28 @@ describe("row tables", () => {
     expect(errorOf(() => exec([...q, call("rows", { source: "zz" })])).message).toMatch(/^\[E301\] no step named 'zz'/);
   });
 
+  it("count_table takes pygraphistry's table, source and alias (default column name count(*))", () => {
+    // a forward hop from the persons: e0 a->b, e1 b->c, e3 a->c; the step named q matched b and c. The counts are
+    // pygraphistry's (f6edc14, run on Debian's pandas): 3, 3 and 2, as int64
+    const hop = [
+      { type: "Node", filter_dict: { type: "person" }, name: "p" },
+      { type: "Edge", direction: "forward" },
+      { type: "Node", name: "q" },
+    ];
+    expect(records([...hop, call("count_table")])).toEqual([{ "count(*)": 3 }]);
+    expect(records([...hop, call("count_table", { table: "edges", alias: "n" })])).toEqual([{ n: 3 }]);
+    expect(records([...hop, call("count_table", { source: "q", alias: "reached" })])).toEqual([{ reached: 2 }]);
+    expect(exec([...hop, call("count_table")]).nodes.dtypes.map(String)).toEqual(["DataType(Int64)"]);
+    expect(errorOf(() => exec([call("count_table", { table: "rows" })])).message).toMatch(/table/);
+    expect(errorOf(() => exec([call("count_table", { source: "zz" })])).message).toMatch(/^\[E301\] column 'zz'/);
+  });
+
   it("select, where_rows and count_table work on the node table when rows was not called", () => {
     expect(records([{ type: "Node", filter_dict: { type: "bot" } }, call("select", { items: [["who", "id"], "age"] })])).toEqual([
       { who: "e", age: 10 },
     ]);
     expect(ids([call("where_rows", { filter_dict: { age: { type: "GT", val: 25 } } })])).toEqual(["a", "d", "f"]);
-    expect(records([{ type: "Node", filter_dict: { type: "person" } }, call("count_table")])).toEqual([{ count: 4 }]);
+    expect(records([{ type: "Node", filter_dict: { type: "person" } }, call("count_table")])).toEqual([{ "count(*)": 4 }]);
     expect(errorOf(() => exec([call("select", { items: [["x", "salary"]] })])).message).toMatch(/^\[E301\] column 'salary'/);
     expect(errorOf(() => exec([call("select", { items: [["x", "age + 1"]] })])).message).toMatch(/^\[unsupported-call\]/);
   });
@@ -105,6 +121,6 @@ describe("row tables", () => {
     };
     const out = exec(q);
     expect(out.rows).toBe(true);
-    expect(out.nodes.toRecords()).toEqual([{ count: 4 }]);
+    expect(out.nodes.toRecords()).toEqual([{ "count(*)": 4 }]);
   });
 });

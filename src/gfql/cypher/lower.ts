@@ -181,7 +181,7 @@ function lowerReturn(q: CypherQuery, single: boolean, lookup: (name: string, pos
     };
     if (props.length === 0) {
       if (aggs.length > 1) throw unsupported("several counts without grouping keys", q.returnPos);
-      ops.push(call("count_table"), call("select", { items: [[names[0], "count"]] }));
+      ops.push(call("count_table", { alias: names[0] }));
       slice();
       return ops;
     }

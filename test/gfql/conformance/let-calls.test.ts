@@ -195,7 +195,8 @@ const rows: RowCase[] = [
     query: [call("rows"), call("order_by", { keys: [["size", "asc"]] }), call("skip", { value: 3 }), call("select", { items: ["id"] })],
     rows: [{ id: "l4" }, { id: "h" }],
   },
-  { name: "count_table on the matched nodes", graph: STAR, query: [N({ color: "blue" }), call("count_table")], rows: [{ count: 2 }] },
+  { name: "count_table on the matched nodes", graph: STAR, query: [N({ color: "blue" }), call("count_table")], rows: [{ "count(*)": 2 }] },
+
   {
     name: "distinct",
     graph: STAR,

@@ -169,8 +169,7 @@ describe("RETURN", () => {
       twin("MATCH (n:person) RETURN count(*)", [
         node({ type: { type: "EQ", val: "person" } }, "n"),
         call("rows", { table: "nodes" }),
-        call("count_table"),
-        call("select", { items: [["count(*)", "count"]] }),
+        call("count_table", { alias: "count(*)" }),
       ]),
     ).toEqual([{ "count(*)": 4 }]);
     const rows = twin("MATCH (n) RETURN n.type AS t, count(n) AS c ORDER BY c DESC, t", [
@@ -204,8 +203,7 @@ describe("RETURN", () => {
         edge({ direction: "forward" }),
         node({}, "b"),
         call("rows", { table: "nodes", source: "b" }),
-        call("count_table"),
-        call("select", { items: [["n", "count"]] }),
+        call("count_table", { alias: "n" }),
       ]),
     ).toEqual([{ n: 4 }]);
     const rows = twin("MATCH (n) RETURN n.id AS id, n.age AS age ORDER BY n.age DESC SKIP 1 LIMIT 2", [
