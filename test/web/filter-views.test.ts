@@ -7,7 +7,7 @@ import { axisRows, exportRows } from "../../web/src/export-csv.ts";
 import { binRange, type Hidden } from "../../web/src/filter-state.ts";
 import { sortIndices } from "../../web/src/filter-table.ts";
 import type { GraphModel } from "../../web/src/graph-model.ts";
-import { numericHistogram } from "../../web/src/histogram.ts";
+import { histogramInSlices, histogramOf, numericHistogram } from "../../web/src/histogram.ts";
 import type { VizSession } from "../../web/src/session-query.ts";
 import { slide, timeText, windowBins } from "../../web/src/timebar.ts";
 
@@ -120,5 +120,27 @@ describe("CSV of the filtered graph", () => {
     expect(rows.map((row) => row.fields.w)).toEqual([3, 1]);
     expect(asked).toEqual(["edges:src,dst,w"]);
     expect(await axisRows({ routes, session, model }, "nodes", [])).toEqual([]);
+  });
+});
+
+describe("a column's histogram read in slices", () => {
+  it("gives the histogram of the whole read, pausing between slices of a text column only", async () => {
+    const text = vectorFromArray(
+      Array.from({ length: 20_000 }, (_v, i) => (i % 7 === 0 ? null : `v${i % 13}`)),
+      new Utf8(),
+    );
+    let pauses = 0;
+    const pause = async () => {
+      pauses++;
+    };
+    expect(await histogramInSlices(text, pause, 4096)).toEqual(histogramOf(text));
+    expect(pauses).toBe(4); // 20,000 rows in slices of 4,096: five slices
+    const numbers = vectorFromArray(
+      Float64Array.from({ length: 20_000 }, (_v, i) => i % 101),
+      new Float64(),
+    );
+    pauses = 0;
+    expect(await histogramInSlices(numbers, pause, 4096)).toEqual(histogramOf(numbers));
+    expect(pauses).toBe(0);
   });
 });

@@ -10,7 +10,7 @@ import type { Axis, DataRoutes } from "./data-routes.ts";
 import { type FilterColumn, filterColumns } from "./filter-columns.ts";
 import { binInRange, binRange, type ColumnFilter, type Hidden, hiddenBy, hiddenLayer } from "./filter-state.ts";
 import type { GraphModel } from "./graph-model.ts";
-import { type Histogram, histogramOf, type NumericHistogram, type TextHistogram } from "./histogram.ts";
+import { type Histogram, histogramInSlices, type NumericHistogram, type TextHistogram } from "./histogram.ts";
 import type { VizSession } from "./session-query.ts";
 
 export type FilterPanelHost = {
@@ -97,7 +97,10 @@ export function createFilterPanel(host: FilterPanelHost): FilterPanel {
     if (cachedFor !== model) return;
     for (const name of missing) {
       const vector = table.getChild(name);
-      if (vector) histograms.set(keyOf(axis, name), histogramOf(vector));
+      // a text column is read a slice at a time: a click meanwhile waits for a slice, not the whole column
+      const histogram = vector ? await histogramInSlices(vector, yieldToPage) : undefined;
+      if (cachedFor !== model) return;
+      if (histogram) histograms.set(keyOf(axis, name), histogram);
       // A column at a time, so a click or a frame waiting meanwhile is not held behind every column's histogram.
       await yieldToPage();
       if (cachedFor !== model) return;

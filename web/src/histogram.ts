@@ -30,17 +30,39 @@ export type Histogram = NumericHistogram | TextHistogram;
 export const BIN_COUNT = 20;
 export const TOP_VALUES = 12;
 
+/** Rows of a text column read between two yields to the page (about 5-10 ms of work in Chromium here). */
+export const TEXT_SLICE_ROWS = 8192;
+
 export function histogramOf(vector: Vector): Histogram {
   if (isNumericType(vector.type)) {
     const column = readNumbers(vector);
     return numericHistogram(column.values, column.min, column.max, isTimeType(vector.type) ? "time" : "number");
   }
   const values = new Array<string | null>(vector.length);
-  for (let i = 0; i < vector.length; i++) {
+  readText(vector, values, 0, vector.length);
+  return textHistogram(values, TOP_VALUES);
+}
+
+/**
+ * The same histogram, a text column read a slice of rows at a time with `pause` awaited between slices, so a click
+ * that comes while a large column is read is answered after the slice, not after the column (reading 100k strings
+ * out of Arrow takes 20-90 ms in Node here, more on a busy page).
+ */
+export async function histogramInSlices(vector: Vector, pause: () => Promise<void>, slice = TEXT_SLICE_ROWS): Promise<Histogram> {
+  if (isNumericType(vector.type)) return histogramOf(vector);
+  const values = new Array<string | null>(vector.length);
+  for (let from = 0; from < vector.length; from += slice) {
+    if (from > 0) await pause();
+    readText(vector, values, from, Math.min(vector.length, from + slice));
+  }
+  return textHistogram(values, TOP_VALUES);
+}
+
+function readText(vector: Vector, values: (string | null)[], from: number, to: number): void {
+  for (let i = from; i < to; i++) {
     const value: unknown = vector.get(i);
     values[i] = value === null || value === undefined ? null : formatValue(value);
   }
-  return textHistogram(values, TOP_VALUES);
 }
 
 export function numericHistogram(
