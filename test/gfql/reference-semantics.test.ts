@@ -230,11 +230,15 @@ describe("a named Node step before an Edge step (chain.py combine_steps)", () =>
   });
 
   it("a Cypher variable still binds per path: the same pattern as Cypher returns only the nodes paths start at", () => {
-    // pygraphistry answers RETURN a.id with v2 once per path (two rows here; our Chain-shaped lowering returns a
-    // variable's distinct nodes), but RETURN a with v0, v1 and v2, through the GFQL marks above: we keep Cypher's
-    // meaning for both
+    // pygraphistry answers RETURN a.id with v2 once per path (two rows), as we do, but RETURN a with v0, v1 and v2,
+    // through the GFQL marks above: we keep Cypher's meaning there too
     const out = executeBoth(graph(), parseCypher("MATCH (a)-[e]-(b) WHERE b.s >= 7 RETURN a.id AS x ORDER BY x"));
-    expect(out.nodes.toRecords()).toEqual([{ x: "v2" }]);
+    expect(out.nodes.toRecords()).toEqual([{ x: "v2" }, { x: "v2" }]);
+    // one row per path, as pygraphistry answered (v0, v2, v2), and per node with DISTINCT (v0, v2)
+    const forward = executeBoth(graph(), parseCypher("MATCH (a)-[e]->(b) RETURN b.id AS x ORDER BY x"));
+    expect(forward.nodes.toRecords()).toEqual([{ x: "v0" }, { x: "v2" }, { x: "v2" }]);
+    const distinct = executeBoth(graph(), parseCypher("MATCH (a)-[e]->(b) RETURN DISTINCT b.id AS x ORDER BY x"));
+    expect(distinct.nodes.toRecords()).toEqual([{ x: "v0" }, { x: "v2" }]);
     const whole = executeBoth(graph(), parseCypher("MATCH (a)-[e]-(b) WHERE b.s >= 7 RETURN a"));
     expect(ids(whole.nodes, "id")).toEqual(["v2"]);
   });

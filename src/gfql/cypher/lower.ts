@@ -139,6 +139,11 @@ function lowerReturn(q: CypherQuery, single: boolean, lookup: (name: string, pos
       throw unsupported(`${e.text} over a multi-element pattern (it counts paths); use count(DISTINCT v)`, e.pos);
     }
   }
+  // Properties without DISTINCT over a path pattern: one row per matched path (Cypher's rows, and pygraphistry's),
+  // which the per-path plan gives and a Chain's one row per node or edge does not.
+  if (!single && !q.distinct && q.items.some((it) => it.expr.kind === "prop")) {
+    throw unsupported("properties over a multi-element pattern without DISTINCT (one row per path)", q.returnPos);
+  }
   const info = source === undefined ? undefined : lookup(source, q.returnPos);
   const rowsParams: Record<string, unknown> = { table: info?.kind === "edge" ? "edges" : "nodes" };
   if (source !== undefined) rowsParams.source = source;

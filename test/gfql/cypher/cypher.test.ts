@@ -53,26 +53,30 @@ describe("MATCH patterns", () => {
       call("rows", { table: "nodes", source: "b" }),
       call("order_by", { keys: [["id", "asc"]] }),
       call("select", { items: [["b.id", "id"]] }),
+      call("distinct"),
     ];
-    expect(col(twin("MATCH (a {id: 'a'})-[r:X]->(b) RETURN b.id ORDER BY b.id", ops("forward")), "b.id")).toEqual(["b"]);
-    expect(col(twin("MATCH (a {id: 'a'})<-[r:X]-(b) RETURN b.id ORDER BY b.id", ops("reverse")), "b.id")).toEqual(["e"]);
-    expect(col(twin("MATCH (a {id: 'a'})-[r:X]-(b) RETURN b.id ORDER BY b.id", ops("undirected")), "b.id")).toEqual(["b", "e"]);
+    // DISTINCT: without it a property over a path pattern takes one row per path (the per-path plan, rows.test.ts)
+    const q = (pattern: string) => `MATCH ${pattern} RETURN DISTINCT b.id ORDER BY b.id`;
+    expect(col(twin(q("(a {id: 'a'})-[r:X]->(b)"), ops("forward")), "b.id")).toEqual(["b"]);
+    expect(col(twin(q("(a {id: 'a'})<-[r:X]-(b)"), ops("reverse")), "b.id")).toEqual(["e"]);
+    expect(col(twin(q("(a {id: 'a'})-[r:X]-(b)"), ops("undirected")), "b.id")).toEqual(["b", "e"]);
   });
 
   it("type alternatives lower to membership; RETURN an edge variable reads the edge table", () => {
-    const rows = twin("MATCH (a)-[r:X|Y]->(b:company) RETURN r.eid AS eid ORDER BY eid", [
+    const rows = twin("MATCH (a)-[r:X|Y]->(b:company) RETURN DISTINCT r.eid AS eid ORDER BY eid", [
       node({}, "a"),
       edge({ edge_match: { type: { type: "IsIn", options: ["X", "Y"] } }, name: "r" }),
       node({ type: { type: "EQ", val: "company" } }, "b"),
       call("rows", { table: "edges", source: "r" }),
       call("order_by", { keys: [["eid", "asc"]] }),
       call("select", { items: [["eid", "eid"]] }),
+      call("distinct"),
     ]);
     expect(col(rows, "eid")).toEqual(["e1", "e3"]);
   });
 
   it("variable length: [*2], [*1..2], [*2..], [*]", () => {
-    const q = (range: string) => `MATCH (s {id: 'e'})-[${range}]->(t) RETURN t.id AS id ORDER BY id`;
+    const q = (range: string) => `MATCH (s {id: 'e'})-[${range}]->(t) RETURN DISTINCT t.id AS id ORDER BY id`;
     const w = (hops: Record<string, unknown>) => [
       node({ id: { type: "EQ", val: "e" } }, "s"),
       { type: "Edge", direction: "forward", edge_match: {}, ...hops },
@@ -80,6 +84,7 @@ describe("MATCH patterns", () => {
       call("rows", { table: "nodes", source: "t" }),
       call("order_by", { keys: [["id", "asc"]] }),
       call("select", { items: [["id", "id"]] }),
+      call("distinct"),
     ];
     expect(col(twin(q("*2"), w({ min_hops: 2, max_hops: 2 })), "id")).toEqual(["b", "c"]);
     expect(col(twin(q("*1..2"), w({ min_hops: 1, max_hops: 2 })), "id")).toEqual(["a", "b", "c"]);
@@ -245,13 +250,14 @@ describe("boolean properties and zero-length walks", () => {
   });
 
   it("[*0..1] keeps the start node", () => {
-    const rows = twin("MATCH (n {id: 'e'})-[*0..1]->(m) RETURN m.id AS id ORDER BY id", [
+    const rows = twin("MATCH (n {id: 'e'})-[*0..1]->(m) RETURN DISTINCT m.id AS id ORDER BY id", [
       node({ id: { type: "EQ", val: "e" } }, "n"),
       { type: "Edge", direction: "forward", edge_match: {}, min_hops: 0, max_hops: 1 },
       node({}, "m"),
       call("rows", { table: "nodes", source: "m" }),
       call("order_by", { keys: [["id", "asc"]] }),
       call("select", { items: [["id", "id"]] }),
+      call("distinct"),
     ]);
     expect(col(rows, "id")).toEqual(["a", "e"]);
   });

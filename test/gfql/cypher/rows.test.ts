@@ -322,14 +322,18 @@ describe("engine integration", () => {
     const q = parseCypher("MATCH (a)-->(b) RETURN a.id, b.id");
     expect(q.type).toBe("Chain");
     expect(q.type === "Chain" && q.chain.map((op) => (op.type === "Call" ? op.call.fn : op.type))).toEqual(["cypher_rows"]);
-    const simple = parseCypher("MATCH (a)-->(b) RETURN b.id");
+    const simple = parseCypher("MATCH (a)-->(b) RETURN DISTINCT b.id");
     expect(simple.type === "Chain" && simple.chain.map((op) => (op.type === "Call" ? op.call.fn : op.type))).toEqual([
       "Node",
       "Edge",
       "Node",
       "rows",
       "select",
+      "distinct",
     ]);
+    // without DISTINCT, a property over a path pattern is one row per path: the per-path plan
+    const perPath = parseCypher("MATCH (a)-->(b) RETURN b.id");
+    expect(perPath.type === "Chain" && perPath.chain.map((op) => (op.type === "Call" ? op.call.fn : op.type))).toEqual(["cypher_rows"]);
   });
 
   it("edge endpoints missing from the node table still match, with null attributes", () => {
