@@ -40,7 +40,12 @@ logging.disable(logging.CRITICAL)
 import graphistry  # noqa: E402
 
 case = json.load(open(sys.argv[2]))
-g = graphistry.edges(pd.DataFrame(case["edges"]), "s", "d").nodes(pd.DataFrame(case["nodes"]), "id")
+nodes = pd.DataFrame(case["nodes"])
+for column in case.get("datetimes", []):
+    nodes[column] = pd.to_datetime(nodes[column])
+for column in case.get("datetimesUtc", []):
+    nodes[column] = pd.to_datetime(nodes[column], utc=True)
+g = graphistry.edges(pd.DataFrame(case["edges"]), "s", "d").nodes(nodes, "id")
 
 
 def true_ids(frame, key, column):

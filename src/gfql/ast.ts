@@ -9,6 +9,12 @@ import type { QueryExpr } from "./query-string/parse.ts";
 /** A time-of-day operand ({"type":"time"}), as nanoseconds since midnight like polars' Time. */
 export type TimeOfDay = { timeNanos: number };
 
+/**
+ * A `{"type":"date"}` operand: midnight UTC of that day. pygraphistry compares a datetime column with a date by the
+ * column's day (2024-03-01T10:00 equals the date 2024-03-01), a datetime operand by the instant.
+ */
+export class CalendarDate extends Date {}
+
 /** A comparison operand: a number, string, boolean or a parsed temporal value (datetime/date, or time of day). */
 export type Scalar = number | string | boolean | Date | TimeOfDay;
 

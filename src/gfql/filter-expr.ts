@@ -11,17 +11,11 @@ import {
   STRING_CLASS_TESTS,
   type StringClassTest,
 } from "./ast.ts";
+import { type ColumnKind, type ColumnRead, compare, equals, isMissing, membership, readColumn } from "./filter-compare.ts";
 import { gfqlError } from "./gfql-error.ts";
 import { col as colExpr, dtypeOf } from "./graph-frames.ts";
 import { datePartExpr, duplicatedExpr, stringClassExpr } from "./predicate-extra.ts";
 import { absentColumnPasses } from "./strictness.ts";
-
-type ColumnKind = "numeric" | "string" | "bool" | "temporal" | "time" | "null" | "other";
-
-/** A literal operand; a time of day compares as nanoseconds since midnight (time columns are cast likewise). */
-function lit(value: Scalar): pl.Expr {
-  return typeof value === "object" && !(value instanceof Date) ? pl.lit(value.timeNanos) : pl.lit(value);
-}
 
 function columnKind(df: pl.DataFrame, column: string): ColumnKind {
   let variant: string;
@@ -39,21 +33,16 @@ function columnKind(df: pl.DataFrame, column: string): ColumnKind {
   return "other";
 }
 
-function valueKind(value: Scalar): string {
-  if (value instanceof Date) return "temporal";
-  if (typeof value === "object") return "time";
-  if (typeof value === "number") return "numeric";
-  if (typeof value === "boolean") return "bool";
-  return "string";
-}
-
-function checkOperand(kind: ColumnKind, value: Scalar, column: string, path: string): void {
-  const vk = valueKind(value);
-  const ok =
-    kind === "null" || kind === "other" || vk === kind || (vk === "bool" && kind === "numeric") || (vk === "numeric" && kind === "bool");
-  if (!ok) {
-    throw gfqlError("E302", `column '${column}' holds ${kind} values and cannot be compared with ${vk} ${JSON.stringify(value)}`, path);
+/** pygraphistry's Between: numeric bounds by pandas' own >= and <= (which refuse text and dates), dates as GE/LE. */
+function between(c: ColumnRead, p: Extract<Predicate, { type: "Between" }>, column: string, path: string): pl.Expr {
+  const [low, high] = p.inclusive ? (["GE", "LE"] as const) : (["GT", "LT"] as const);
+  if (typeof p.lower === "number" && typeof p.upper === "number") {
+    const numeric = c.kind === "bool" ? { ...c, col: c.col.cast(pl.Int8), kind: "numeric" as const } : c;
+    if (numeric.kind !== "numeric" && numeric.kind !== "null" && numeric.kind !== "other")
+      throw gfqlError("E302", `column '${column}' holds ${c.kind} values and cannot be compared with numeric bounds`, path);
+    return compare(numeric, low, p.lower, column, path).and(compare(numeric, high, p.upper, column, path));
   }
+  return compare(c, low, p.lower, column, path).and(compare(c, high, p.upper, column, path));
 }
 
 const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
@@ -83,58 +72,31 @@ function regexPredicate(p: Predicate): { pattern: string; na: boolean | null } |
   }
 }
 
-function membership(col: pl.Expr, kind: ColumnKind, values: Array<Scalar | null>, column: string, path: string): pl.Expr {
-  let expr: pl.Expr = pl.lit(false);
-  for (const v of values) {
-    if (v === null) {
-      expr = expr.or(col.isNull());
-      continue;
-    }
-    checkOperand(kind, v, column, path);
-    expr = expr.or(col.eq(lit(v)));
-  }
-  return expr;
-}
-
-function isMissing(col: pl.Expr, kind: ColumnKind): pl.Expr {
-  // pandas isna/isnull also count float NaN as missing
-  return kind === "numeric" ? col.isNull().or(col.isNan().fillNull(false)) : col.isNull();
-}
-
-function predicateExpr(col: pl.Expr, kind: ColumnKind, p: Predicate, column: string, path: string): pl.Expr {
+function predicateExpr(c: ColumnRead, p: Predicate, column: string, path: string): pl.Expr {
+  const { col, kind } = c;
   switch (p.type) {
     case "GT":
     case "LT":
     case "GE":
     case "LE":
     case "EQ":
-    case "NE": {
-      checkOperand(kind, p.val, column, path);
-      const v = lit(p.val);
+    case "NE":
       // null compares as null, which filters treat as false: comparisons with null (NE included) never match
-      if (p.type === "GT") return col.gt(v);
-      if (p.type === "LT") return col.lt(v);
-      if (p.type === "GE") return col.gtEq(v);
-      if (p.type === "LE") return col.ltEq(v);
-      if (p.type === "EQ") return col.eq(v);
-      return col.neq(v);
-    }
+      return compare(c, p.type, p.val, column, path);
     case "Between":
-      checkOperand(kind, p.lower, column, path);
-      checkOperand(kind, p.upper, column, path);
-      return p.inclusive ? col.gtEq(lit(p.lower)).and(col.ltEq(lit(p.upper))) : col.gt(lit(p.lower)).and(col.lt(lit(p.upper)));
+      return between(c, p, column, path);
     case "IsIn":
-      return membership(col, kind, p.options, column, path);
+      return membership(c, p.options);
     case "IsNull":
     case "IsNA":
-      return isMissing(col, kind);
+      return isMissing(c);
     case "NotNull":
     case "NotNA":
-      return isMissing(col, kind).not();
+      return isMissing(c).not();
     case "Duplicated":
       return duplicatedExpr(col, p.keep);
     case "AllOf":
-      return p.predicates.reduce<pl.Expr>((acc, q) => acc.and(predicateExpr(col, kind, q, column, path)), pl.lit(true));
+      return p.predicates.reduce<pl.Expr>((acc, q) => acc.and(predicateExpr(c, q, column, path)), pl.lit(true));
     default: {
       if ((STRING_CLASS_TESTS as readonly string[]).includes(p.type)) {
         if (kind !== "string" && kind !== "null")
@@ -163,13 +125,13 @@ export const nonNull = (values: Array<Scalar | null>): Scalar[] => values.filter
 function entryExpr(df: pl.DataFrame, column: string, value: FilterValue, path: string): pl.Expr {
   const kind = columnKind(df, column);
   const col = kind === "time" ? colExpr(column).cast(pl.Int64) : colExpr(column);
+  const c = readColumn(col, kind, kind === "other" ? undefined : dtypeOf(df, column));
   // filter_by_dict.filter_mask_by_dict: a missing cell is never a member of a list (isin(...) & notna()), and a
   // plain None matches nothing (`== None` is false everywhere, as null = null is unknown in three-valued logic)
-  if (value.kind === "in") return membership(col, kind, nonNull(value.values), column, path);
-  if (value.kind === "predicate") return predicateExpr(col, kind, value.predicate, column, path);
+  if (value.kind === "in") return membership(c, nonNull(value.values));
+  if (value.kind === "predicate") return predicateExpr(c, value.predicate, column, path);
   if (value.value === null) return pl.lit(false);
-  checkOperand(kind, value.value, column, path);
-  return col.eq(lit(value.value));
+  return equals(c, value.value, column, path);
 }
 
 /**

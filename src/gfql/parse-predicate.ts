@@ -1,6 +1,7 @@
 // Parses GFQL predicate objects and filter_dict values from JSON into the validated AST.
 
 import {
+  CalendarDate,
   DATE_PART_TESTS,
   type FilterDict,
   type FilterValue,
@@ -25,7 +26,9 @@ function parseTime(obj: Record<string, unknown>, path: string): TimeOfDay {
   return { timeNanos: ((h * 60 + min) * 60 + sec) * 1e9 + frac };
 }
 
-/** A temporal operand `{"type":"datetime"|"date","value":ISO,"timezone"?}` becomes a Date. */
+const DAY_MS = 86_400_000;
+
+/** A temporal operand `{"type":"datetime"|"date","value":ISO,"timezone"?}` becomes a Date (a CalendarDate for a date). */
 function parseTemporal(obj: Record<string, unknown>, path: string): Date | TimeOfDay {
   checkKeys(obj, ["type", "value", "timezone"], path);
   if (obj.type === "time") return parseTime(obj, path);
@@ -37,8 +40,10 @@ function parseTemporal(obj: Record<string, unknown>, path: string): Date | TimeO
   }
   if (typeof obj.value !== "string") throw gfqlError("E203", "temporal value must be an ISO string", `${path}.value`);
   // A naive ISO datetime is read as UTC, like a UTC-tagged pandas Timestamp.
-  const iso = obj.type === "date" || /[zZ]|[+-]\d\d:?\d\d$/.test(obj.value) ? obj.value : `${obj.value}Z`;
-  const date = new Date(iso);
+  // A date-only ISO string is UTC midnight already; a date with a time keeps only its day, as pygraphistry's .date().
+  const iso = /[zZ]|[+-]\d\d:?\d\d$/.test(obj.value) || !/[T ]\d/.test(obj.value) ? obj.value : `${obj.value}Z`;
+  const instant = new Date(iso);
+  const date = obj.type === "date" ? new CalendarDate(Math.floor(instant.getTime() / DAY_MS) * DAY_MS) : instant;
   if (Number.isNaN(date.getTime())) throw gfqlError("E203", `invalid ${obj.type} '${obj.value}'`, `${path}.value`);
   return date;
 }
@@ -87,8 +92,8 @@ export function parsePredicate(obj: Record<string, unknown>, path: string): Pred
   if ((COMPARISONS as readonly string[]).includes(type)) {
     checkKeys(obj, ["type", "val"], path);
     if (!("val" in obj)) throw gfqlError("E105", "missing required field 'val'", path);
-    const allowBool = type === "EQ" || type === "NE";
-    return { type: type as (typeof COMPARISONS)[number], val: parseScalar(obj.val, `${path}.val`, allowBool) };
+    // A boolean orders as pandas orders it (Python's bool is a number): true = 1 against a number column.
+    return { type: type as (typeof COMPARISONS)[number], val: parseScalar(obj.val, `${path}.val`, true) };
   }
   if ((NO_ARG as readonly string[]).includes(type)) {
     checkKeys(obj, ["type"], path);
@@ -122,15 +127,20 @@ export function parsePredicate(obj: Record<string, unknown>, path: string): Pred
       const lower = parseScalar(obj.lower, `${path}.lower`, false);
       const upper = parseScalar(obj.upper, `${path}.upper`, false);
       const numeric = typeof lower === "number" && typeof upper === "number";
-      const isTime = (v: Scalar) => typeof v === "object" && !(v instanceof Date);
-      const temporal = (lower instanceof Date && upper instanceof Date) || (isTime(lower) && isTime(upper));
+      // pygraphistry takes any two temporal bounds (a date and a time of day, say), each compared as GE/LE would.
+      const temporal = typeof lower === "object" && typeof upper === "object";
       if (!numeric && !temporal) throw gfqlError("E203", "Between bounds must be both numeric or both temporal", path);
       return { type, lower, upper, inclusive: optBool(obj, "inclusive", true, path) };
     }
     case "IsIn": {
       checkKeys(obj, ["type", "options"], path);
       if (!Array.isArray(obj.options)) throw gfqlError("E203", "IsIn 'options' must be a list", `${path}.options`);
-      return { type, options: obj.options.map((v, i) => (v === null ? null : parseScalar(v, `${path}.options[${i}]`, true))) };
+      const options = obj.options.map((v, i) => (v === null ? null : parseScalar(v, `${path}.options[${i}]`, true)));
+      // pygraphistry's IsIn refuses the mix (ValueError in its constructor).
+      const temporal = options.some((v) => v !== null && typeof v === "object");
+      if (temporal && options.some((v) => typeof v === "number" || typeof v === "boolean"))
+        throw gfqlError("E203", "IsIn cannot mix temporal and numeric values", `${path}.options`);
+      return { type, options };
     }
     case "Contains": {
       checkKeys(obj, ["type", "pat", "case", "flags", "na", "regex"], path);

@@ -160,7 +160,7 @@ describe("schema/json/gfql refuses malformed wire JSON before parsing", () => {
       "E203",
       "chain[0].filter_dict.t.val.type",
     ],
-    [[{ type: "Node", filter_dict: { t: { type: "GT", val: true } } }], "E203", "chain[0].filter_dict.t.val"],
+    [[{ type: "Node", filter_dict: { t: { type: "GT", val: [1] } } }], "E203", "chain[0].filter_dict.t.val"],
     [[{ type: "Node", filter_dict: { t: { type: "Between", lower: 1 } } }], "E105", "chain[0].filter_dict.t"],
     [[{ type: "Node", filter_dict: { t: { type: "Contains", pat: "a", flags: -2 } } }], "E203", "chain[0].filter_dict.t.flags"],
     [
