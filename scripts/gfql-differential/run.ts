@@ -5,6 +5,7 @@
 //   node scripts/gfql-differential/run.ts --pygraphistry DIR [--seeds 1-20] [--focus plain|min-hops|predicates] [--show 5]
 //
 // --focus predicates: one-step chains filtering one column of a table of every kind (predicates.ts).
+// --focus calls: graph Calls (degrees, filters, materialize_nodes, hop, ...) alone, chained and in Lets (calls.ts).
 //
 // DIR holds pygraphistry's `graphistry/` package (a checkout; the `fetch` tool's snapshot works). Not part of
 // `npm test`: pygraphistry is not on Debian or npm. Exit status 0 whatever it finds; it prints what differs.
@@ -16,6 +17,7 @@ import { parseArgs } from "node:util";
 import pl from "nodejs-polars";
 import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
+import { generateCallCase } from "./calls.ts";
 import { generatePredicateCase } from "./predicates.ts";
 
 const { values } = parseArgs({
@@ -37,8 +39,10 @@ type Case = {
   /** Node columns of ISO text read as naive and as UTC datetimes (nanoseconds, as pandas holds them). */
   datetimes?: string[];
   datetimesUtc?: string[];
+  /** Node columns compared value by value (id=value, sorted), where the answer has them. */
+  columns?: string[];
 };
-type Answer = { nodes: string[]; edges: string[]; named: Record<string, string[]> } | { error: string };
+type Answer = { nodes: string[]; edges: string[]; named: Record<string, string[]>; columns?: Record<string, string[]> } | { error: string };
 
 function generate(seed: number, focus: string): Case {
   let s = seed >>> 0 || 1;
@@ -148,7 +152,8 @@ function nodeFrame(c: Case): pl.DataFrame {
 }
 
 function ours(c: Case, engine: "polars" | "index"): Answer[] {
-  const graph = { nodes: nodeFrame(c), edges: pl.DataFrame(c.edges), nodeId: "id", source: "s", destination: "d" };
+  // As the service runs queries on a dataset: its node table holds every endpoint (the generators make sure of it).
+  const graph = { nodes: nodeFrame(c), edges: pl.DataFrame(c.edges), nodeId: "id", source: "s", destination: "d", endpointsInNodes: true };
   const trueIds = (f: pl.DataFrame, key: string, col: string) => {
     const flags = f.getColumn(col).toArray() as unknown[];
     return (f.getColumn(key).toArray() as unknown[])
@@ -166,7 +171,18 @@ function ours(c: Case, engine: "polars" | "index"): Answer[] {
       }
       const ids = (f: pl.DataFrame, col: string) =>
         f.columns.includes(col) ? (f.getColumn(col).toArray() as unknown[]).map(String).sort() : [];
-      return { nodes: ids(r.nodes, "id"), edges: ids(r.edges, "eid"), named };
+      const answer: Answer = { nodes: ids(r.nodes, "id"), edges: ids(r.edges, "eid"), named };
+      if (c.columns) {
+        const columns: Record<string, string[]> = {};
+        for (const name of c.columns) {
+          if (!r.nodes.columns.includes(name)) continue;
+          const values = r.nodes.getColumn(name).toArray() as unknown[];
+          const keys = r.nodes.getColumn("id").toArray() as unknown[];
+          columns[name] = keys.map((k, i) => `${String(k)}=${values[i] === null ? "null" : String(Number(values[i]))}`).sort();
+        }
+        answer.columns = columns;
+      }
+      return answer;
     } catch (error) {
       return { error: (error as Error).message.slice(0, 200) };
     }
@@ -179,7 +195,12 @@ const counts = { queries: 0, same: 0, differ: 0, theyRefuse: 0, weRefuse: 0, eng
 const shown: string[] = [];
 try {
   for (let seed = from; seed <= to; seed++) {
-    const c: Case = values.focus === "predicates" ? generatePredicateCase(seed) : generate(seed, values.focus as string);
+    const c: Case =
+      values.focus === "predicates"
+        ? generatePredicateCase(seed)
+        : values.focus === "calls"
+          ? generateCallCase(seed)
+          : generate(seed, values.focus as string);
     const casePath = path.join(dir, `case${seed}.json`);
     const outPath = path.join(dir, `out${seed}.json`);
     writeFileSync(casePath, JSON.stringify(c));

@@ -48,7 +48,7 @@ export function runGraphCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGr
     case "get_outdegrees":
       return { ...g, nodes: addDegree(g.nodes, g, g.source, spec.col) };
     case "filter_nodes_by_dict":
-      return { ...g, nodes: applyFilter(g.nodes, spec.filter, `${path}.params.filter_dict`) };
+      return { ...g, nodes: applyFilter(g.nodes, spec.filter, `${path}.params.filter_dict`), partialNodes: true };
     case "filter_edges_by_dict":
       return { ...g, edges: applyFilter(g.edges, spec.filter, `${path}.params.filter_dict`, "edge dataframe") };
     case "hop":
@@ -65,8 +65,13 @@ export function runGraphCall(g: GfqlGraph, spec: CallSpec, path: string): GfqlGr
       const ids = idFrame(g, spec.ids);
       const how = spec.fn === "drop_nodes" ? "anti" : "semi";
       const nodes = g.nodes.join(ids, { leftOn: g.nodeId, rightOn: ID, how });
+      // pygraphistry: drop_nodes removes the edges touching a dropped id; keep_nodes keeps the edges both of whose
+      // endpoints it keeps (the two differ where the node table lacks an endpoint, after filter_nodes_by_dict say)
+      if (spec.fn === "drop_nodes") {
+        const without = (df: pl.DataFrame, column: string) => df.join(ids, { leftOn: column, rightOn: ID, how: "anti" });
+        return { ...g, nodes, edges: without(without(g.edges, g.source), g.destination) };
+      }
       const kept = idsOf(nodes, g.nodeId);
-      // an edge survives only when both of its endpoints do
       const edges = keepIn(keepIn(g.edges, g.source, kept), g.destination, kept);
       return { ...g, nodes, edges };
     }

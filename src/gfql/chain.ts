@@ -40,19 +40,27 @@ export function normalize(ops: TraversalOp[], pathOf: (i: number) => string): St
   return steps;
 }
 
-/** Appends edge endpoints missing from the node table (attributes null), casting endpoints to the id dtype. */
+/**
+ * Appends edge endpoints missing from the node table (attributes null), casting endpoints to the id dtype; a graph
+ * whose node table is partial on purpose keeps only the edges both of whose endpoints are in it.
+ */
 function prepare(g: GfqlGraph, nodes?: pl.DataFrame): HopGraph {
-  let edges = g.edges.withRowIndex(EID);
+  let edges = g.edges;
   const idType = dtypeOf(g.nodes, g.nodeId);
   for (const col of [g.source, g.destination]) {
     if (String(dtypeOf(edges, col)) !== String(idType)) edges = edges.withColumn(pl.col(col).cast(idType));
   }
+  if (g.partialNodes) {
+    const ids = idsOf(g.nodes, g.nodeId);
+    edges = keepIn(keepIn(edges, g.source, ids), g.destination, ids);
+  }
+  edges = edges.withRowIndex(EID);
   return { nodes: nodes ?? withMissingEndpoints(g, edges), edges, nodeId: g.nodeId, source: g.source, destination: g.destination };
 }
 
 /** g's node table plus a row (attributes null) for each endpoint of `edges` (endpoints cast) not in it. */
 function withMissingEndpoints(g: GfqlGraph, edges: pl.DataFrame): pl.DataFrame {
-  if (g.endpointsInNodes) return g.nodes;
+  if (g.endpointsInNodes || g.partialNodes) return g.nodes;
   if (edges.height === 0) return g.nodes;
   const endpoints = pl
     .concat([edges.select(colAs(g.source, ID)), edges.select(colAs(g.destination, ID))])

@@ -18,6 +18,12 @@ export type GfqlGraph = {
    * need not look for missing ones, a pass over every edge.
    */
   endpointsInNodes?: boolean;
+  /**
+   * The node table lacks some endpoints on purpose (filter_nodes_by_dict keeps every edge, as pygraphistry's does):
+   * a traversal then sees only the edges both of whose endpoints have a row, as pygraphistry's hop does (it joins
+   * each edge's far end with the node table), and adds no node.
+   */
+  partialNodes?: boolean;
   /** The bound `edge_weight` column (compute_cugraph weighs by it). */
   edgeWeight?: string | undefined;
 };

@@ -70,6 +70,27 @@ describe("graph calls", () => {
     expect(run([call("keep_nodes", { nodes: { id: ["a", "b", "c"] } })])).toEqual({ nodes: ["a", "b", "c"], edges: ["e0", "e1", "e3"] });
   });
 
+  it("after filter_nodes_by_dict, calls see the edges as pygraphistry's do (answers are pygraphistry's own)", () => {
+    // e0 n3->n2, e1 n4->n2, e2 n0->n3, e3 n4->n4; k = 0 keeps n1, n2 and n4, and every edge
+    const g = () => ({
+      nodes: pl.DataFrame({ id: ["n0", "n1", "n2", "n3", "n4"], k: [1, 0, 0, 5, 0] }),
+      edges: pl.DataFrame({ eid: ["e0", "e1", "e2", "e3"], s: ["n3", "n4", "n0", "n4"], d: ["n2", "n2", "n3", "n4"] }),
+      nodeId: "id",
+      source: "s",
+      destination: "d",
+      endpointsInNodes: true,
+    });
+    const only = call("filter_nodes_by_dict", { filter_dict: { k: 0 } });
+    // a hop walks only edges both of whose ends are still nodes (pygraphistry joins the far end with the node table)
+    expect(run([only, call("hop", { direction: "undirected", hops: 1 })], g())).toEqual({ nodes: ["n2", "n4"], edges: ["e1", "e3"] });
+    // drop_nodes removes the edges touching a dropped id, keep_nodes keeps those between kept nodes
+    expect(run([only, call("drop_nodes", { nodes: ["n4"] })], g())).toEqual({ nodes: ["n1", "n2"], edges: ["e0", "e2"] });
+    expect(run([only, call("keep_nodes", { nodes: ["n2", "n4", "n3"] })], g())).toEqual({ nodes: ["n2", "n4"], edges: ["e1", "e3"] });
+    // degrees count every edge
+    const degrees = executeBoth(g(), parseGfql([only, call("get_degrees")])).nodes.sort("id");
+    expect(degrees.getColumn("degree").toArray()).toEqual([0, 2, 3]);
+  });
+
   it("hop takes the Edge op's params, forward by default, from every node", () => {
     expect(run([call("hop", { direction: "reverse", edge_match: { rel: "x" } })])).toEqual({
       nodes: ["a", "b", "c", "d", "e"],
