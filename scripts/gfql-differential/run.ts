@@ -6,6 +6,7 @@
 //
 // --focus predicates: one-step chains filtering one column of a table of every kind (predicates.ts).
 // --focus calls: graph Calls (degrees, filters, materialize_nodes, hop, ...) alone, chained and in Lets (calls.ts).
+// --focus cypher: MATCH ... WHERE ... RETURN queries from templates, rows compared (cypher.ts).
 //
 // DIR holds pygraphistry's `graphistry/` package (a checkout; the `fetch` tool's snapshot works). Not part of
 // `npm test`: pygraphistry is not on Debian or npm. Exit status 0 whatever it finds; it prints what differs.
@@ -15,9 +16,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pl from "nodejs-polars";
+import { parseCypher } from "../../src/gfql/cypher/index.ts";
 import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { generateCallCase } from "./calls.ts";
+import { generateCypherCase } from "./cypher.ts";
 import { generatePredicateCase } from "./predicates.ts";
 
 const { values } = parseArgs({
@@ -41,8 +44,27 @@ type Case = {
   datetimesUtc?: string[];
   /** Node columns compared value by value (id=value, sorted), where the answer has them. */
   columns?: string[];
+  /** Cypher cases: the queries are Cypher text, answered as rows; in order where the query orders every column. */
+  ordered?: boolean[];
 };
-type Answer = { nodes: string[]; edges: string[]; named: Record<string, string[]>; columns?: Record<string, string[]> } | { error: string };
+type Answer =
+  | { nodes: string[]; edges: string[]; named: Record<string, string[]>; columns?: Record<string, string[]> }
+  | { header: string[]; rows: string[] }
+  | { error: string };
+
+/** A cell as both sides print it: null for missing (NaN included), numbers by value. */
+function cell(v: unknown): unknown {
+  if (v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))) return null;
+  if (typeof v === "number" || typeof v === "bigint") return Number(v);
+  return v;
+}
+
+/** A Cypher answer: its header and rows (sorted unless the query orders them). */
+function rowsOf(frame: pl.DataFrame, ordered: boolean): Answer {
+  const header = frame.columns;
+  const rows = frame.toRecords().map((r) => JSON.stringify(header.map((h) => cell(r[h]))));
+  return { header, rows: ordered ? rows : rows.sort() };
+}
 
 function generate(seed: number, focus: string): Case {
   let s = seed >>> 0 || 1;
@@ -161,8 +183,9 @@ function ours(c: Case, engine: "polars" | "index"): Answer[] {
       .map(String)
       .sort();
   };
-  return c.queries.map((q) => {
+  return c.queries.map((q, i) => {
     try {
+      if (c.ordered) return rowsOf(executeGfql(graph, parseCypher(q as string), engine, {}).nodes, c.ordered[i] === true);
       const r = executeGfql(graph, parseGfql(q), engine, {});
       const named: Record<string, string[]> = {};
       for (const name of c.names) {
@@ -200,7 +223,9 @@ try {
         ? generatePredicateCase(seed)
         : values.focus === "calls"
           ? generateCallCase(seed)
-          : generate(seed, values.focus as string);
+          : values.focus === "cypher"
+            ? generateCypherCase(seed)
+            : generate(seed, values.focus as string);
     const casePath = path.join(dir, `case${seed}.json`);
     const outPath = path.join(dir, `out${seed}.json`);
     writeFileSync(casePath, JSON.stringify(c));
