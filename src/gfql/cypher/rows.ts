@@ -20,6 +20,7 @@ import { gfqlError } from "../gfql-error.ts";
 import type { GfqlGraph } from "../graph-frames.ts";
 import { cypherError, type Pos, unsupported } from "./errors.ts";
 import type { AggArg, CypherQuery, Expr, MatchClause, NodePattern, Operand, PathPattern, RelPattern, ReturnExpr, Value } from "./syntax.ts";
+import { trailPairs } from "./trail-pairs.ts";
 
 /** A validated query for runRowPlan: anonymous pattern elements named, patterns in join order. */
 export type CypherRowPlan = { query: CypherQuery; kinds: Record<string, VarKind> };
@@ -223,11 +224,17 @@ function checkExpr(e: Expr, lookup: (name: string, pos: Pos) => VarKind): void {
 // ---------------------------------------------------------------------------------------------------------------
 // execution
 
-type Ctx = { g: GfqlGraph; nodes: pl.DataFrame; edges: pl.DataFrame; kinds: Record<string, VarKind> };
+/**
+ * `pairsOnly`: the answer does not depend on how many rows a (start, end) pair of a variable-length segment has
+ * (RETURN DISTINCT without aggregates; such a segment can be neither returned nor tested in WHERE), so an unbounded
+ * one may bind each pair once (trail-pairs.ts) instead of once per trail.
+ */
+type Ctx = { g: GfqlGraph; nodes: pl.DataFrame; edges: pl.DataFrame; kinds: Record<string, VarKind>; pairsOnly: boolean };
 
 /** Runs a planned query over the graph and returns its result rows. */
 export function runRowPlan(g: GfqlGraph, plan: CypherRowPlan): pl.DataFrame {
-  const ctx: Ctx = { g, nodes: allNodes(g), edges: g.edges.withRowIndex(EIDX), kinds: plan.kinds };
+  const pairsOnly = plan.query.distinct && !plan.query.items.some((it) => it.expr.kind === "agg");
+  const ctx: Ctx = { g, nodes: allNodes(g), edges: g.edges.withRowIndex(EIDX), kinds: plan.kinds, pairsOnly };
   let table = pl.DataFrame({ [ROW]: [0] });
   for (const clause of plan.query.matches) table = applyClause(ctx, table, clause);
   return project(ctx, table, plan.query);
@@ -362,6 +369,8 @@ function walks(ctx: Ctx, r: RelPattern, starts: pl.Series): pl.DataFrame {
   const min = r.range?.min ?? 1;
   const max = r.range?.max ?? Number.POSITIVE_INFINITY;
   const steps = oriented(ctx, { ...r, variable: "__walk", range: undefined });
+  if (ctx.pairsOnly && max === Number.POSITIVE_INFINITY && min <= 1)
+    return reachablePairs(ctx, steps, starts, min, r.direction === "undirected");
   const from = steps.getColumn(FROM).toArray();
   const to = steps.getColumn(TO).toArray();
   const eidx = steps.getColumn(key("__walk")).toArray() as number[];
@@ -393,6 +402,39 @@ function walks(ctx: Ctx, r: RelPattern, starts: pl.Series): pl.DataFrame {
   for (const s of starts.toArray()) if (s !== null) visit(s, s, 0);
   const id = idOf(ctx);
   return pl.DataFrame([pl.Series(FROM, outFrom, id), pl.Series(TO, outTo, id)]);
+}
+
+/** The (from, to) pairs joined by a trail of `min` (0 or 1) or more steps, once each (trail-pairs.ts). */
+function reachablePairs(ctx: Ctx, steps: pl.DataFrame, starts: pl.Series, min: number, undirected: boolean): pl.DataFrame {
+  const index = new Map<unknown, number>();
+  const ids: unknown[] = [];
+  const at = (id: unknown) => {
+    let i = index.get(id);
+    if (i === undefined) {
+      i = ids.length;
+      index.set(id, i);
+      ids.push(id);
+    }
+    return i;
+  };
+  const from = (steps.getColumn(FROM).toArray() as unknown[]).map(at);
+  const to = (steps.getColumn(TO).toArray() as unknown[]).map(at);
+  const edge = steps.getColumn(key("__walk")).toArray() as number[];
+  const seeds = (starts.toArray() as unknown[]).filter((x) => x !== null).map(at);
+  const [outFrom, outTo] = trailPairs(ids.length, { from, to, edge }, seeds, min, undirected);
+  const id = idOf(ctx);
+  return pl.DataFrame([
+    pl.Series(
+      FROM,
+      outFrom.map((i) => ids[i]),
+      id,
+    ),
+    pl.Series(
+      TO,
+      outTo.map((i) => ids[i]),
+      id,
+    ),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
