@@ -102,10 +102,12 @@ for i, query in enumerate(case["queries"]):
             "named": named,
         }
         if "columns" in case:
-            answer["columns"] = {
-                c: sorted(f"{k}={'null' if pd.isna(v) else str(float(v)).removesuffix('.0')}" for k, v in zip(n["id"], n[c]))
-                for c in case["columns"] if n is not None and c in n
-            }
+            def read(frame, key, names, prefix):
+                return {
+                    prefix + c: sorted(f"{k}={'null' if pd.isna(v) else str(float(v)).removesuffix('.0')}" for k, v in zip(frame[key], frame[c]))
+                    for c in names if frame is not None and c in frame and key in frame
+                }
+            answer["columns"] = {**read(n, "id", case["columns"], ""), **read(e, "eid", case.get("edgeColumns", []), "e:")}
         out.append(answer)
     except Exception as ex:  # the comparison reports who refused what
         out.append({"error": type(ex).__name__ + ": " + str(ex)[:200]})

@@ -7,6 +7,7 @@
 // --focus predicates: one-step chains filtering one column of a table of every kind (predicates.ts).
 // --focus calls: graph Calls (degrees, filters, materialize_nodes, hop, ...) alone, chained and in Lets (calls.ts).
 // --focus cypher: MATCH ... WHERE ... RETURN queries from templates, rows compared (cypher.ts).
+// --focus labels: hop labels and output slicing on one Edge step, label columns compared (labels.ts).
 //
 // DIR holds pygraphistry's `graphistry/` package (a checkout; the `fetch` tool's snapshot works). Not part of
 // `npm test`: pygraphistry is not on Debian or npm. Exit status 0 whatever it finds; it prints what differs.
@@ -21,6 +22,7 @@ import { executeGfql } from "../../src/gfql/execute.ts";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { generateCallCase } from "./calls.ts";
 import { generateCypherCase } from "./cypher.ts";
+import { generateLabelCase } from "./labels.ts";
 import { generatePredicateCase } from "./predicates.ts";
 
 const { values } = parseArgs({
@@ -44,6 +46,8 @@ type Case = {
   datetimesUtc?: string[];
   /** Node columns compared value by value (id=value, sorted), where the answer has them. */
   columns?: string[];
+  /** Edge columns compared value by value (eid=value, sorted), where the answer has them. */
+  edgeColumns?: string[];
   /** Cypher cases: the queries are Cypher text, answered as rows; in order where the query orders every column. */
   ordered?: boolean[];
 };
@@ -197,12 +201,18 @@ function ours(c: Case, engine: "polars" | "index"): Answer[] {
       const answer: Answer = { nodes: ids(r.nodes, "id"), edges: ids(r.edges, "eid"), named };
       if (c.columns) {
         const columns: Record<string, string[]> = {};
-        for (const name of c.columns) {
-          if (!r.nodes.columns.includes(name)) continue;
-          const values = r.nodes.getColumn(name).toArray() as unknown[];
-          const keys = r.nodes.getColumn("id").toArray() as unknown[];
-          columns[name] = keys.map((k, i) => `${String(k)}=${values[i] === null ? "null" : String(Number(values[i]))}`).sort();
-        }
+        const read = (frame: pl.DataFrame, keyColumn: string, names: string[], prefix: string) => {
+          for (const name of names) {
+            if (!frame.columns.includes(name) || !frame.columns.includes(keyColumn)) continue;
+            const values = frame.getColumn(name).toArray() as unknown[];
+            const keys = frame.getColumn(keyColumn).toArray() as unknown[];
+            columns[prefix + name] = keys
+              .map((k, i) => `${String(k)}=${cell(values[i]) === null ? "null" : String(Number(values[i]))}`)
+              .sort();
+          }
+        };
+        read(r.nodes, "id", c.columns, "");
+        read(r.edges, "eid", c.edgeColumns ?? [], "e:");
         answer.columns = columns;
       }
       return answer;
@@ -225,7 +235,9 @@ try {
           ? generateCallCase(seed)
           : values.focus === "cypher"
             ? generateCypherCase(seed)
-            : generate(seed, values.focus as string);
+            : values.focus === "labels"
+              ? generateLabelCase(seed)
+              : generate(seed, values.focus as string);
     const casePath = path.join(dir, `case${seed}.json`);
     const outPath = path.join(dir, `out${seed}.json`);
     writeFileSync(casePath, JSON.stringify(c));

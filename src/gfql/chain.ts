@@ -98,11 +98,15 @@ function sliceByHop(back: BackwardResult, op: EdgeOp): pl.DataFrame {
  */
 function nodeHopLabels(back: BackwardResult, op: EdgeOp): pl.DataFrame {
   const starts = back.starts;
+  // pygraphistry (hop.py): with output slicing, a node whose hop lies outside the slice keeps its row, unlabelled
+  let hops = back.nodeHops;
+  if (op.outputMinHops !== undefined) hops = hops.filter(pl.col(HOP).gtEq(op.outputMinHops));
+  if (op.outputMaxHops !== undefined) hops = hops.filter(pl.col(HOP).ltEq(op.outputMaxHops));
   if (op.labelSeeds === true) {
     const seeds = starts.withColumn(pl.lit(0).cast(pl.Int64).alias(HOP));
-    return pl.concat([seeds, back.nodeHops.join(starts, { on: ID, how: "anti" })]);
+    return pl.concat([seeds, hops.join(starts, { on: ID, how: "anti" })]);
   }
-  return op.direction === "undirected" ? back.nodeHops.join(starts, { on: ID, how: "anti" }) : back.nodeHops;
+  return op.direction === "undirected" ? hops.join(starts, { on: ID, how: "anti" }) : hops;
 }
 
 /** Extra per-step restrictions from same-path `where` clauses: allowed node ids per Node step, edge ids per Edge step. */

@@ -2,6 +2,7 @@
 // Sample graph (helpers.ts): e0 a->b, e1 b->c, e2 c->d, e3 a->c, e4 e->a. From a, forward: hop 1 takes e0 and e3
 // (reaching b, c), hop 2 takes e1 (b->c) and e2 (c->d).
 
+import pl from "nodejs-polars";
 import { describe, expect, it } from "vitest";
 import { parseGfql } from "../../src/gfql/parse.ts";
 import { executeBoth } from "./engines.ts";
@@ -50,6 +51,27 @@ describe("hop labels", () => {
 describe("output slicing", () => {
   it("output_min_hops keeps later hops; nodes are the kept edges' endpoints", () => {
     expect(run(twoHops({ output_min_hops: 2 }))).toEqual({ nodes: ["b", "c", "d"], edges: ["e1", "e2"] });
+  });
+
+  it("a node whose hop lies outside the slice stays unlabelled (pygraphistry's own answer on a path a->b->c->d)", () => {
+    const path = {
+      nodes: pl.DataFrame({ id: ["a", "b", "c", "d"] }),
+      edges: pl.DataFrame({ eid: ["e0", "e1", "e2"], s: ["a", "b", "c"], d: ["b", "c", "d"] }),
+      nodeId: "id",
+      source: "s",
+      destination: "d",
+    };
+    const edge = { type: "Edge", direction: "forward", hops: null, to_fixed_point: true, label_node_hops: "nh", label_edge_hops: "eh" };
+    const out = executeBoth(path, parseGfql([A, { ...edge, output_min_hops: 2 }, { type: "Node" }]));
+    expect(pairs(out.nodes, "id", "nh")).toEqual([
+      ["b", null],
+      ["c", 2],
+      ["d", 3],
+    ]);
+    expect(pairs(out.edges, "eid", "eh")).toEqual([
+      ["e1", 2],
+      ["e2", 3],
+    ]);
   });
 
   it("output_max_hops keeps earlier hops", () => {
