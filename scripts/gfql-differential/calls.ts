@@ -3,6 +3,8 @@
 // materialize_nodes, prune_self_edges, drop_nodes/keep_nodes, hop with its parameters — mixed with plain steps. The
 // degree columns are compared value by value, beside the node and edge ids.
 
+import { seeded } from "./seeded.ts";
+
 export type CallCase = {
   nodes: Record<string, unknown[]>;
   edges: Record<string, unknown[]>;
@@ -13,18 +15,7 @@ export type CallCase = {
 };
 
 export function generateCallCase(seed: number): CallCase {
-  let s = seed >>> 0 || 1;
-  const rnd = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) rnd();
-  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { rnd, int, pick } = seeded(seed, 8);
   const n = int(3, 10);
   const nodes = { id: [] as string[], type: [] as string[], k: [] as number[] };
   for (let i = 0; i < n; i++) {

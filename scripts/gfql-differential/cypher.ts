@@ -3,6 +3,8 @@
 // comparisons, AND/OR/NOT, IS NULL, STARTS WITH/ENDS WITH/CONTAINS, IN, projections, aliases, DISTINCT, aggregates,
 // ORDER BY, SKIP and LIMIT). Rows are compared as a sorted multiset, in order where the query orders every column.
 
+import { seeded } from "./seeded.ts";
+
 export type CypherCase = {
   nodes: Record<string, unknown[]>;
   edges: Record<string, unknown[]>;
@@ -13,18 +15,7 @@ export type CypherCase = {
 };
 
 export function generateCypherCase(seed: number): CypherCase {
-  let s = seed >>> 0 || 1;
-  const rnd = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) rnd();
-  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { rnd, int, pick } = seeded(seed, 8);
   const n = int(3, 9);
   const nodes = { id: [] as string[], type: [] as string[], k: [] as number[], name: [] as (string | null)[] };
   for (let i = 0; i < n; i++) {

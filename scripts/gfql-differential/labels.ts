@@ -4,6 +4,8 @@
 // pygraphistry drops the others from a chain's answer) are compared value
 // by value on both tables.
 
+import { seeded } from "./seeded.ts";
+
 export type LabelCase = {
   nodes: Record<string, unknown[]>;
   edges: Record<string, unknown[]>;
@@ -14,18 +16,7 @@ export type LabelCase = {
 };
 
 export function generateLabelCase(seed: number): LabelCase {
-  let s = seed >>> 0 || 1;
-  const rnd = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) rnd();
-  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { rnd, int, pick } = seeded(seed, 8);
   const n = int(3, 10);
   const nodes = { id: [] as string[], k: [] as number[] };
   for (let i = 0; i < n; i++) {

@@ -3,6 +3,8 @@
 // and one-step chains, each filtering one column with one of pygraphistry's predicates and random parameters, on
 // the columns it is meant for and on the others (where both sides must refuse, or agree on what a mismatch means).
 
+import { seeded } from "./seeded.ts";
+
 export type PredicateCase = {
   nodes: Record<string, unknown[]>;
   edges: Record<string, unknown[]>;
@@ -14,18 +16,7 @@ export type PredicateCase = {
 };
 
 export function generatePredicateCase(seed: number): PredicateCase {
-  let s = seed >>> 0 || 1;
-  const rnd = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  for (let i = 0; i < 8; i++) rnd(); // small seeds start small
-  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { rnd, int, pick } = seeded(seed, 8);
   const maybe = <T>(p: number, x: () => T): T | null => (rnd() < p ? null : x());
   const words = ["alpha", "Beta", "gamma", "DELTA", "alp", "x-1", "Zed", "42", "3.5", "  ", "", "Title Case", "ünï", "a.b", "AB12"];
   const stamp = () => {

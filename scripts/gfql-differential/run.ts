@@ -24,6 +24,7 @@ import { generateCallCase } from "./calls.ts";
 import { generateCypherCase } from "./cypher.ts";
 import { generateLabelCase } from "./labels.ts";
 import { generatePredicateCase } from "./predicates.ts";
+import { seeded } from "./seeded.ts";
 
 const { values } = parseArgs({
   options: {
@@ -71,17 +72,7 @@ function rowsOf(frame: pl.DataFrame, ordered: boolean): Answer {
 }
 
 function generate(seed: number, focus: string): Case {
-  let s = seed >>> 0 || 1;
-  const rnd = () => {
-    s ^= s << 13;
-    s >>>= 0;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    s >>>= 0;
-    return s / 4294967296;
-  };
-  const int = (a: number, b: number) => a + Math.floor(rnd() * (b - a + 1));
-  const pick = <T>(xs: T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const { rnd, int, pick } = seeded(seed);
   const types = ["person", "company", "bot"];
   const words = ["alpha", "Beta", "gamma", "delta", "alp", "x-1", "Zed"];
   const n = int(3, 12);
