@@ -3,9 +3,10 @@
 // worker thread has polars parse the same file, already on disk, and write its Arrow table (the best any
 // parse-while-receiving design could do: the parse never waits for bytes).
 import { spawn } from "node:child_process";
-import { createReadStream, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
+import { uploadSource } from "./upload-source.ts";
 
 export type ReceiveMode = "discard" | "write" | "overlap";
 
@@ -55,7 +56,7 @@ export async function bareReceive(mode: ReceiveMode, file: string, format: strin
           },
         );
         req.on("error", reject);
-        createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+        uploadSource(file).pipe(req);
       });
       results.push(performance.now() - start);
     }

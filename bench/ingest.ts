@@ -13,6 +13,7 @@
 // storing the same file (bench/bare-receive.ts, best of three in this run) plus the polars floor; the ratio against it
 // is issue 13's target (at most 1.3x). Beside it, the same bound plus polars writing the table it read as an Arrow
 // file (timed with each floor read): the service stores every parsed table, which the first bound leaves out.
+// BENCH_UPLOAD_MBPS=125 paces every upload (the service's and the bound's) to a 1 Gbit/s link (bench/upload-source.ts).
 import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";

@@ -1,9 +1,10 @@
 // Shared pieces of the benchmarks: test data, a running server, a lean HTTP client, the polars floor, peak memory.
-import { createReadStream, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { type ServerProcess, startServer } from "../test/helpers/server-process.ts";
+import { uploadSource } from "./upload-source.ts";
 
 export type Format = "csv" | "parquet" | "arrow";
 
@@ -185,7 +186,7 @@ export async function startBenchServer(dataDir: string): Promise<BenchServer> {
         },
       );
       req.on("error", reject);
-      createReadStream(file, { highWaterMark: 1 << 20 }).pipe(req);
+      uploadSource(file).pipe(req);
     });
   return { server, auth, json, upload };
 }

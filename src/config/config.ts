@@ -37,6 +37,8 @@ export type Config = Readonly<{
   maxDecompressedBytes: number;
   /** CSV read with default settings past twice this size is parsed a chunk at a time; 0: always whole. */
   csvChunkBytes: number;
+  /** PARSE_WHILE_RECEIVING: such a CSV upload is parsed chunk by chunk as it arrives, not after the whole of it. */
+  parseWhileReceiving: boolean;
   /** KEEP_PARQUET_UPLOADS: plain Parquet uploads to files are kept as their table instead of written as Arrow. */
   keepParquetUploads: boolean;
   /** An upload still parsing after this long stops its parser process and fails. */
@@ -229,6 +231,7 @@ export function loadConfig(env: Env = withEnvFile(process.env)): Config {
     maxDecompressedBytes: int(env, "MAX_DECOMPRESSED_BYTES", 32 * 1024 ** 3, 1),
     maxCompressionRatio: int(env, "MAX_COMPRESSION_RATIO", 100, 1),
     csvChunkBytes: int(env, "CSV_CHUNK_BYTES", 16 * 1024 ** 2, 0),
+    parseWhileReceiving: bool(env, "PARSE_WHILE_RECEIVING", true),
     parseTimeoutSeconds: int(env, "PARSE_TIMEOUT_SECONDS", 1800, 1),
     keepParquetUploads: bool(env, "KEEP_PARQUET_UPLOADS", false),
     parserProcesses: int(env, "PARSER_PROCESSES", 2, 1),

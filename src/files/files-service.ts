@@ -6,7 +6,8 @@ import type { Viewer } from "../auth/viewer.ts";
 import { AppError, isAppError } from "../errors/app-error.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { type Compression, checkNameAgainstCompression, type FileType, isCompression, isFileType } from "../ingest/formats.ts";
-import { type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
+import { type Growth, parseAsItArrives } from "../ingest/growing-file.ts";
+import { DEFAULT_CSV_CHUNK_BYTES, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
 import type { TableSchema } from "../ingest/table-files.ts";
 import { validateParserOptions } from "../ingest/validate-options.ts";
 import type { BlobStore } from "../store/blobs.ts";
@@ -37,6 +38,11 @@ export type FileServiceOptions = {
   decompress: DecompressLimits;
   /** See ParseRequest.csvChunkBytes. */
   csvChunkBytes?: number;
+  /**
+   * PARSE_WHILE_RECEIVING (default on): a CSV upload read with default settings starts parsing once two chunks of it
+   * are stored, chunk by chunk as the rest arrives (growing-file.ts), instead of after the whole upload.
+   */
+  parseWhileReceiving?: boolean;
   /** KEEP_PARQUET_UPLOADS: a plain Parquet upload is kept as its table (see ParseRequest.keepParquet). */
   keepParquet?: boolean;
   /** Parses an upload (the server's parser process, parse-sandbox.ts); in this process when absent. */
@@ -144,7 +150,7 @@ export function createFileService(options: FileServiceOptions) {
   async function parseVersion(
     file: FileRow,
     version: string,
-    bytes: number,
+    arriving: number | Growth,
     erase: boolean,
     switching: { settings?: FileData; onto?: string | null },
     timings: ParseTimings = {},
@@ -153,10 +159,15 @@ export function createFileService(options: FileServiceOptions) {
     const tablesDir = blobs.pathOf("files", file.id, version, "tables");
     let parsed = 0;
     let outcome: FileData;
+    // `arriving`: the upload's size, or the upload still arriving (then parsed as it comes; see upload).
+    const growth = typeof arriving === "number" ? undefined : arriving;
+    const size = async () => (growth ? await growth.complete : (arriving as number));
     try {
       try {
         const started = performance.now();
-        const schemas = await (options.parse ?? parseUpload)(
+        const parse = (request: ParseRequest) => (options.parse ?? parseUpload)(request, timings);
+        const schemas = await parseAsItArrives(
+          parse,
           {
             rawPath: blobs.pathOf("files", file.id, version, "raw"),
             fileType: file.fileType as FileType,
@@ -172,8 +183,9 @@ export function createFileService(options: FileServiceOptions) {
             // decodes it again and writes the Arrow table itself (upload + dataset measured slower, README).
             keepParquet: options.keepParquet ?? false,
           },
-          timings,
+          growth,
         );
+        const bytes = await size();
         parsed = performance.now();
         timings.parseMs = parsed - started;
         outcome = {
@@ -185,6 +197,8 @@ export function createFileService(options: FileServiceOptions) {
           tablesSchemas: JSON.stringify(schemas),
         };
       } catch (error) {
+        // A failed upload (growth) is thrown from here: nothing is recorded.
+        const bytes = await size();
         if (!isAppError(error) || !["PARSE_FAILED", "INVALID_INPUT", "PAYLOAD_TOO_LARGE"].includes(error.code)) throw error;
         await blobs.remove(erase ? ["files", file.id, version] : ["files", file.id, version, "tables"]);
         const errors = JSON.stringify(errorsOf(error.code, error.message, error.details));
@@ -236,22 +250,57 @@ export function createFileService(options: FileServiceOptions) {
     // Streamed to disk into a folder of its own, marked as being written (a SIGKILL leaves it to the startup sweep);
     // a failure or an oversize body leaves the previous state untouched.
     await blobs.claim(["files", id, version]);
-    const { bytes } = await blobs
-      .writeStream(["files", id, version, "raw"], body.chunks?.() ?? body.stream(), options.maxUploadBytes)
-      .catch(async (error: unknown) => {
+    const timings: ParseTimings = { lookupMs: started - looked };
+    let received = 0;
+    const arrival = receive(file, ["files", id, version, "raw"], body);
+    const stored = arrival.stored.then(
+      ({ bytes }) => {
+        received = performance.now();
+        timings.receiveMs = received - started;
+        return bytes;
+      },
+      async (error: unknown) => {
         await blobs.remove(["files", id, version]);
         throw error;
-      });
-    const received = performance.now();
-    const timings: ParseTimings = { lookupMs: started - looked, receiveMs: received - started };
-    const result = await parseVersion(file, version, bytes, erase, {}, timings);
+      },
+    );
+    // Large enough to parse as it arrives (two chunks in before the end): parsed now; otherwise once stored.
+    const early = await Promise.race([arrival.large.then(() => true), stored.then(() => false)]);
+    const result = await parseVersion(file, version, early ? { complete: stored } : await stored, erase, {}, timings);
     timings.afterReceiveMs = performance.now() - received;
     options.onTimings?.({
       file_id: id,
-      bytes,
+      bytes: await stored,
+      early: early ? 1 : 0,
       ...Object.fromEntries(Object.entries(timings).map(([stage, ms]) => [stage, Math.round(ms)])),
     });
     return result;
+  }
+
+  /**
+   * Streams an upload into the version's raw file. `large` resolves once more than two CSV chunks have come in, for an
+   * upload that is parsed as it arrives (PARSE_WHILE_RECEIVING: CSV read with default settings); it is written in
+   * place then (its folder is claimed: nothing reads it before it is settled), so the parser can read it as it grows.
+   */
+  function receive(file: FileRow, parts: string[], body: UploadBody) {
+    const chunkBytes = options.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
+    const growing =
+      options.parseWhileReceiving !== false &&
+      chunkBytes > 0 &&
+      file.fileType === "csv" &&
+      file.fileCompression === "" &&
+      Object.keys(JSON.parse(file.parserOptions) as object).length === 0;
+    let reached = () => {};
+    const large = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const stored = blobs.writeStream(
+      parts,
+      body.chunks?.() ?? body.stream(),
+      options.maxUploadBytes,
+      growing ? { inPlace: true, onBytes: (bytes) => bytes > 2 * chunkBytes && reached() } : {},
+    );
+    return { stored, large };
   }
 
   async function update(viewer: Viewer, id: string, input: UpdateFileInput): Promise<FileRecord> {

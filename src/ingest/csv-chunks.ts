@@ -1,6 +1,7 @@
 // Parses a large CSV file chunk by chunk, holding a chunk of its bytes at a time, into the same frame polars' whole-file read gives.
 import { open } from "node:fs/promises";
 import pl from "nodejs-polars";
+import { type Growth, sequentialReads } from "./growing-file.ts";
 
 /** Why a chunked parse stopped; the upload is then parsed whole, which gives the user the full story. */
 export class GiveUp extends Error {}
@@ -177,17 +178,26 @@ export function createCsvChunkParser(options: ChunkParserOptions, sink: (frame: 
   };
 }
 
-/** Parses a stored CSV file chunk by chunk (see createCsvChunkParser), holding one chunk of its bytes at a time. */
-export async function readCsvInChunks(file: string, options: ChunkParserOptions, chunkBytes: number): Promise<pl.DataFrame> {
+/**
+ * Parses a stored CSV file chunk by chunk (see createCsvChunkParser), holding one chunk of its bytes at a time. With
+ * `growth`, the file is an upload still arriving (growing-file.ts): its chunks are parsed as they are stored.
+ */
+export async function readCsvInChunks(
+  file: string,
+  options: ChunkParserOptions,
+  chunkBytes: number,
+  growth?: Growth,
+): Promise<pl.DataFrame> {
   const frames: pl.DataFrame[] = [];
   const parser = createCsvChunkParser(options, (frame) => frames.push(frame));
   const handle = await open(file, "r");
+  const read = sequentialReads(handle, growth);
   // The read of the next bytes, under way (on libuv's threads) while polars parses the rows before them.
   const next: { read?: Promise<number> } = {};
   const ahead = {
     bytes: chunkBytes,
     start(room: Buffer) {
-      next.read = handle.read(room, 0, room.length, null).then((r) => r.bytesRead);
+      next.read = read(room);
     },
   };
   try {
@@ -195,7 +205,7 @@ export async function readCsvInChunks(file: string, options: ChunkParserOptions,
     for (;;) {
       const reading = next.read;
       next.read = undefined;
-      const bytesRead = reading ? await reading : (await handle.read(parser.space(chunkBytes), 0, chunkBytes, null)).bytesRead;
+      const bytesRead = reading ? await reading : await read(parser.space(chunkBytes));
       if (bytesRead === 0) break;
       parser.commit(bytesRead, ahead);
     }

@@ -1,7 +1,7 @@
 // Reads CSV into a polars DataFrame with pandas' read_csv semantics: polars' fast reader for uploads read with
 // default options, and our tokenizer (csv-tokenize.ts) with pandas' own steps (csv-table.ts) for everything else.
 import { createReadStream } from "node:fs";
-import { open, stat, symlink } from "node:fs/promises";
+import { open, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import pl from "nodejs-polars";
 import { AppError } from "../errors/app-error.ts";
@@ -11,6 +11,7 @@ import { NeedsTokenizer, pandasFixups } from "./csv-post.ts";
 import { createTableBuilder } from "./csv-table.ts";
 import { tokenize, tokenizeEach } from "./csv-tokenize.ts";
 import { markPandasDtypes } from "./dtype-names.ts";
+import { type Growth, ParseDeferred } from "./growing-file.ts";
 import type { Options } from "./option-readers.ts";
 import { transcodeToUtf8 } from "./transcode.ts";
 
@@ -63,14 +64,24 @@ export function chunkedReadOptions(options: Options): { reader: Record<string, u
 /**
  * Reads CSV with pandas' read_csv semantics. A file read with default settings and larger than two chunks of
  * `chunkBytes` (0: never) is parsed a chunk at a time (csv-chunks.ts), holding one chunk of its bytes instead
- * of all of them; the rest is the same.
+ * of all of them; the rest is the same. `growth`: the file is an upload still arriving, larger than two chunks
+ * already (growing-file.ts); read chunk by chunk as it arrives, or deferred (ParseDeferred) until it is whole.
  */
-export async function readCsv(file: string, options: Options, compression: string, scratch: string, chunkBytes = 0): Promise<pl.DataFrame> {
+export async function readCsv(
+  file: string,
+  options: Options,
+  compression: string,
+  scratch: string,
+  chunkBytes = 0,
+  growth?: Growth,
+): Promise<pl.DataFrame> {
   const plan = planCsv(options, compression);
   if (Object.keys(options).length === 0) {
     const source = path.join(scratch, "data.csv");
+    // A parse deferred until the upload is whole (growing-file.ts) runs again in the same scratch folder.
+    await rm(source, { force: true });
     await symlink(path.resolve(file), source);
-    const fast = (await readInChunks(source, chunkBytes)) ?? (await readWhole(source));
+    const fast = (await readInChunks(source, chunkBytes, growth)) ?? (await readWhole(source));
     if (fast) {
       const header = await headerFields(source);
       if ((await stat(source)).size > MAX_TOKENIZED_BYTES) return pandasFixups(fast, header, false);
@@ -184,15 +195,19 @@ async function byteRange(source: string, [offset, size]: [number, number]): Prom
   }
 }
 
-/** The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. */
-async function readInChunks(source: string, chunkBytes: number): Promise<pl.DataFrame | undefined> {
+/**
+ * The chunked read, where it applies and reads exactly as the whole-file read would; undefined otherwise. A growing
+ * file (an upload still arriving) that the chunked read cannot take is deferred until it is whole.
+ */
+async function readInChunks(source: string, chunkBytes: number, growth?: Growth): Promise<pl.DataFrame | undefined> {
   const read = chunkedReadOptions({});
-  if (!read || chunkBytes <= 0 || (await stat(source)).size <= 2 * chunkBytes) return undefined;
+  if (!read || chunkBytes <= 0 || (!growth && (await stat(source)).size <= 2 * chunkBytes)) return undefined;
   try {
-    return await readCsvInChunks(source, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 4 * chunkBytes }, chunkBytes);
+    return await readCsvInChunks(source, { ...read, inferRows: INFER_ROWS, maxFirstBytes: 4 * chunkBytes }, chunkBytes, growth);
   } catch (error) {
-    if (error instanceof GiveUp) return undefined;
-    throw error;
+    if (!(error instanceof GiveUp)) throw error;
+    if (growth) throw new ParseDeferred(error.message);
+    return undefined;
   }
 }
 

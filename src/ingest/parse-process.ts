@@ -6,8 +6,9 @@ import { readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { AppError, isAppErrorCode } from "../errors/app-error.ts";
+import { type Growth, ParseDeferred } from "./growing-file.ts";
 import type { ParseRequest, ParseTimings } from "./parse.ts";
-import type { ParseReply } from "./parse-child.ts";
+import type { ParseMessage, ParseReply } from "./parse-child.ts";
 import type { TableSchema } from "./table-files.ts";
 
 const CHILD = fileURLToPath(new URL("./parse-child.ts", import.meta.url));
@@ -89,10 +90,21 @@ export type ParserProcess = {
   start(): void;
   /** Parses one upload; the caller sends the next only after this one settles. */
   parse(request: ParseRequest, timings: ParseTimings): Promise<TableSchema[]>;
+  /** Another upload waits for a process: a parse of an upload still arriving defers at its next wait for bytes. */
+  yieldGrowing(): void;
   close(): Promise<void>;
 };
 
-type Job = { id: number; timings: ParseTimings; resolve(schemas: TableSchema[]): void; reject(error: Error): void };
+type Job = {
+  id: number;
+  timings: ParseTimings;
+  resolve(schemas: TableSchema[]): void;
+  reject(error: Error): void;
+  /** Sent as an upload still arriving, to this process. */
+  growing?: ChildProcessWithoutNullStreams;
+  /** Asked to yield (yieldGrowing), perhaps before it was sent. */
+  yielding?: boolean;
+};
 
 export function memoryError(maxBytes: number): AppError {
   const mb = Math.round(maxBytes / 1024 ** 2);
@@ -103,6 +115,20 @@ export function memoryError(maxBytes: number): AppError {
       details: { limit: maxBytes, setting: "PARSER_MAX_MEMORY_MB" },
     },
   );
+}
+
+/** A growth as the server side follows it: its final size once known (synchronously), and its end as a message. */
+function arrivalOf(growth: Growth) {
+  const arrival: { bytes?: number; ended: Promise<{ bytes: number } | { failed: string }> } = {
+    ended: growth.complete.then(
+      (bytes) => {
+        arrival.bytes = bytes;
+        return { bytes };
+      },
+      (error: unknown) => ({ failed: error instanceof Error ? error.message : String(error) }),
+    ),
+  };
+  return arrival;
 }
 
 export function createParserProcess(options: ParserProcessOptions = {}): ParserProcess {
@@ -179,6 +205,13 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
     for (const stream of [started.stdin, started.stdout, started.stderr]) (stream as unknown as { unref?(): void }).unref?.();
   }
 
+  /** Tells the process parsing `job`'s upload as it arrives to defer it (parse-child.ts). */
+  function askToYield(job: Job): void {
+    if (job.growing && job.growing === child && current === job) {
+      job.growing.stdin.write(`${JSON.stringify({ id: job.id, yield: true } satisfies ParseMessage)}\n`);
+    }
+  }
+
   function settle(message: ParseReply): void {
     const job = current;
     if (!job || job.id !== message.id) return;
@@ -187,6 +220,7 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
     recycleIfSwollen();
     Object.assign(job.timings, message.timings);
     if ("schemas" in message) job.resolve(message.schemas);
+    else if ("deferred" in message) job.reject(new ParseDeferred(message.deferred));
     else if (isAppErrorCode(message.error.code) && message.error.code !== "INTERNAL") {
       job.reject(new AppError(message.error.code, message.error.message, { details: message.error.details }));
     } else job.reject(new Error(message.error.message));
@@ -239,15 +273,26 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
       start();
       const sending = child as ChildProcessWithoutNullStreams;
       const queued = performance.now();
+      const { growth, ...sent } = request;
+      const arrival = growth && arrivalOf(growth);
       return new Promise<TableSchema[]>((resolve, reject) => {
         const job: Job = { id: ++serial, timings, resolve, reject };
         current = job;
+        const send = (message: ParseMessage) => sending.stdin.write(`${JSON.stringify(message)}\n`);
         ready?.then(
           () => {
             if (current !== job) return;
             timings.queueMs = (timings.queueMs ?? 0) + (performance.now() - queued);
-            sending.stdin.write(`${JSON.stringify({ id: job.id, request })}\n`);
+            // An upload that arrived whole while the request waited is parsed as a stored file.
+            const growing = arrival !== undefined && arrival.bytes === undefined;
+            send(growing ? { id: job.id, request: sent, growing } : { id: job.id, request: sent });
             watch(sending, job);
+            if (!growing || !arrival) return;
+            job.growing = sending;
+            if (job.yielding) askToYield(job);
+            arrival.ended.then((grown) => {
+              if (current === job && child === sending) send({ id: job.id, grown });
+            });
           },
           (error: Error) => {
             if (current !== job) return;
@@ -256,6 +301,11 @@ export function createParserProcess(options: ParserProcessOptions = {}): ParserP
           },
         );
       });
+    },
+    yieldGrowing() {
+      if (!current) return;
+      current.yielding = true;
+      askToYield(current);
     },
     async close() {
       closed = true;

@@ -99,6 +99,9 @@ export function createParseSandbox(options: ParseSandboxOptions = {}): ParseSand
       return new Promise<TableSchema[]>((resolve, reject) => {
         turns.push(String(request.owner ?? ""), { request, timings, queued: performance.now(), resolve, reject });
         pump();
+        // Still waiting: a process parsing an upload as it arrives gives it back (it is parsed again once whole)
+        // rather than keep this one waiting on the sender's pace.
+        if (turns.waiting > 0) for (const worker of processes) worker.yieldGrowing();
       });
     },
     async close() {

@@ -11,6 +11,7 @@ import { type DecompressLimits, decompressFile } from "./decompress.ts";
 import { encodeDictionaries } from "./dictionary-columns.ts";
 import { readExcel } from "./excel.ts";
 import type { Compression, FileType } from "./formats.ts";
+import { type Growth, ParseDeferred, untilGrown } from "./growing-file.ts";
 import { checkArrowInflation, checkParquetInflation, checkZipInflation } from "./inflation-budget.ts";
 import { readJson } from "./json.ts";
 import { normalizeFrame } from "./normalize.ts";
@@ -52,6 +53,12 @@ export type ParseRequest = {
   keepParquet?: boolean | undefined;
   /** Who asked (a user id): the parser processes (parse-sandbox.ts) take turns between owners. */
   owner?: number | string | undefined;
+  /**
+   * The upload is still arriving (growing-file.ts): CSV read with default settings is parsed chunk by chunk as it is
+   * stored; anything else, or an upload that arrives more slowly than it parses, is deferred (ParseDeferred) to be
+   * parsed again once it is whole. Not sent to the parser process: parse-process.ts sends its end as a message.
+   */
+  growth?: Growth | undefined;
 };
 
 /** Milliseconds spent in each stage of one parse (logged at debug level). */
@@ -156,7 +163,7 @@ async function readFrames(file: string, kind: Sniffed, request: ParseRequest, li
   const one = (frame: pl.DataFrame) => [{ name: tableName, frame }];
   switch (fileType) {
     case "csv":
-      return one(await readCsv(file, options, request.compression, request.scratch, request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES));
+      return one(await readCsv(file, options, request.compression, request.scratch, chunkBytesOf(request), request.growth));
     case "json": {
       const { frame, categories } = await readJson(file, options, limits);
       return [{ name: tableName, frame, dictionaries: categories }];
@@ -178,8 +185,10 @@ async function readFrames(file: string, kind: Sniffed, request: ParseRequest, li
  * `timings` is given the milliseconds of each stage (sniff, decompress, link, read, normalize, write,
  * describe, dictionaries).
  */
-export async function parseUpload(request: ParseRequest, timings: ParseTimings = {}): Promise<TableSchema[]> {
+export async function parseUpload(asked: ParseRequest, timings: ParseTimings = {}): Promise<TableSchema[]> {
   const mark = stageClock(timings);
+  const request = asked.growth ? await growingOrWhole(asked) : asked;
+  if (asked.growth) mark("growMs");
   const limits = request.tableLimits ?? DEFAULT_TABLE_LIMITS;
   if ((await stat(request.rawPath)).size === 0) throw failed("the upload is empty (0 bytes)", { byteOffset: 0 });
   let file = request.rawPath;
@@ -239,6 +248,21 @@ export async function parseUpload(request: ParseRequest, timings: ParseTimings =
     mark("dictionariesMs");
   }
   return schemas;
+}
+
+const chunkBytesOf = (request: ParseRequest) => request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
+
+/**
+ * An upload still arriving: parsed as it comes when it is CSV read with default settings, once more than two chunks
+ * are stored (the checks before reading see its head, and the read is chunked as a stored file that size is); the
+ * request without its growth when the upload is whole by then. Anything else waits for the whole file (ParseDeferred).
+ */
+async function growingOrWhole(request: ParseRequest): Promise<ParseRequest> {
+  const { growth, ...whole } = request;
+  if (!growth) return request;
+  const plain = request.fileType === "csv" && request.compression === "" && Object.keys(request.parserOptions).length === 0;
+  if (!plain || chunkBytesOf(request) <= 0) throw new ParseDeferred("only CSV read with default settings is parsed as it arrives");
+  return (await untilGrown(request.rawPath, growth, 2 * chunkBytesOf(request))) ? request : whole;
 }
 
 /**

@@ -114,6 +114,7 @@ export async function createServices(
     maxUploadBytes: config.maxUploadBytes,
     decompress,
     csvChunkBytes: config.csvChunkBytes,
+    parseWhileReceiving: config.parseWhileReceiving,
     keepParquet: config.keepParquetUploads,
     parse: parser.parse,
     onTimings: (timings) => {

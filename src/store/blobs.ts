@@ -150,14 +150,20 @@ export function createBlobStore(root: string) {
    * Streams a body to `parts` without holding it in memory, atomically, stopping with
    * PAYLOAD_TOO_LARGE past `maxBytes`. Returns the byte count.
    */
+  /**
+   * Streams a body to a file, written under a temporary name and renamed when whole. `inPlace`: written at its own
+   * name from the start, for a file in a folder claimed for it (claim), which readers ignore until it is settled, and
+   * that a parser may read while it grows (growing-file.ts). `onBytes`: told the bytes received so far, as they come.
+   */
   async function writeStream(
     parts: string[],
     body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
     maxBytes: number,
+    options: { inPlace?: boolean; onBytes?: (bytes: number) => void } = {},
   ): Promise<{ path: string; bytes: number }> {
     const target = pathOf(...parts);
     await mkdir(path.dirname(target), { recursive: true });
-    const temp = tempNameFor(target);
+    const temp = options.inPlace ? target : tempNameFor(target);
     let bytes = 0;
     const source =
       body instanceof Readable
@@ -168,6 +174,7 @@ export function createBlobStore(root: string) {
     // Counted as it flows (no extra stream stage): past the limit the source is destroyed with the error.
     source.on("data", (chunk: Uint8Array) => {
       bytes += chunk.byteLength;
+      options.onBytes?.(bytes);
       if (bytes > maxBytes)
         source.destroy(
           new AppError("PAYLOAD_TOO_LARGE", `upload exceeds the limit of ${maxBytes} bytes`, { details: { limit: maxBytes } }),
@@ -180,7 +187,7 @@ export function createBlobStore(root: string) {
           ? releasingWriteStream(temp, WRITE_BUFFER)
           : createWriteStream(temp, { highWaterMark: WRITE_BUFFER });
       await pipeline(source, sink);
-      await rename(temp, target);
+      if (temp !== target) await rename(temp, target);
     } catch (error) {
       await rm(temp, { force: true });
       throw error;
