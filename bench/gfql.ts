@@ -19,6 +19,7 @@ import { executeGfql, type GfqlGraph } from "../src/gfql/execute.ts";
 import { idleReads } from "../src/gfql/fast/columns.ts";
 import { graphIndex, keepFrame } from "../src/gfql/fast/graph-index.ts";
 import { parseGfql } from "../src/gfql/parse.ts";
+import { warmGfqlEngine } from "../src/gfql/warm-up.ts";
 import { loadAverageLine } from "./load-average.ts";
 
 const EDGES = Number(process.argv[2] ?? 5_000_000);
@@ -253,6 +254,7 @@ try {
   graphIndex({ nodes, nodeId: "id", source: "src", destination: "dst" }, edges);
   const indexMs = performance.now() - indexStart;
 
+  if (process.env.BENCH_GFQL_COLD !== "1") console.log(`warm-up: ${warmGfqlEngine()} queries`);
   const queries = CASES.map((c) => parseGfql(c.gfql));
   const gfqlMs = CASES.map(() => [] as number[]);
   const duckMs = CASES.map(() => [] as number[]);

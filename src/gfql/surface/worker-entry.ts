@@ -5,6 +5,7 @@ import { algorithmsLoaded, loadAlgorithms } from "../../compute/algorithm-lookup
 import { loadLayouts } from "../call-layout.ts";
 import { MAX_INTERMEDIATE_ROWS_ENV } from "../limits.ts";
 import { prepareGfqlSchema } from "../schema-check.ts";
+import { startWarmUp } from "../warm-up.ts";
 import type { WorkerReply } from "./query-pool.ts";
 import { failureOf, type QueryJob, runQuery } from "./run-query.ts";
 import { createTableCache } from "./table-cache.ts";
@@ -16,13 +17,16 @@ if (options.maxIntermediateRows) process.env[MAX_INTERMEDIATE_ROWS_ENV] = String
 
 type Message = { id: number; job: QueryJob; deadline: number };
 
-// The schema every query is checked against is compiled while the worker waits for its first job, not in it.
+// The schema every query is checked against is compiled while the worker waits for its first job, not in it; then
+// small queries on a graph of the worker's own warm the engine's code (warm-up.ts), until the first job comes.
+let jobCame = false;
 setImmediate(() => {
   try {
     prepareGfqlSchema();
   } catch {
     // the first query reports it
   }
+  startWarmUp(() => jobCame);
 });
 
 /** Whether a query may call compute_igraph / compute_cugraph (then the algorithms are loaded before it runs). */
@@ -33,6 +37,7 @@ const mayLayOut = (query: unknown) => (typeof query === "string" ? query : (JSON
 // Jobs run one after another, in the order they came; only a job that computes may wait (once) for the algorithms.
 let previous: Promise<void> = Promise.resolve();
 parentPort?.on("message", (message: Message) => {
+  jobCame = true;
   previous = previous
     .then(async () => {
       if (!algorithmsLoaded() && mayCompute(message.job.query)) await loadAlgorithms().catch(() => {});
