@@ -151,13 +151,17 @@ function scanning(ix: GraphIndex, base: Sub, op: EdgeOp, tests: EdgeTests, from:
     const far = packBits(farOk, nodeCount);
     const near = out ? srcRow : dstRow;
     const other = out ? dstRow : srcRow;
+    // Only the edge is written in the loop (one store an edge, not three); its ends are read again for those kept.
     for (let e = 0; e < edgeCount; e++) {
       const s = near[e] as number;
       const d = other[e] as number;
       le[m] = e;
-      la[m] = s;
-      lb[m] = d;
       m += ((front[s >>> 5] as number) >>> (s & 31)) & ((far[d >>> 5] as number) >>> (d & 31)) & 1;
+    }
+    for (let i = 0; i < m; i++) {
+      const e = le[i] as number;
+      la[i] = near[e] as number;
+      lb[i] = other[e] as number;
     }
   } else {
     for (let e = 0; e < edgeCount; e++) {
