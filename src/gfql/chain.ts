@@ -93,11 +93,11 @@ function sliceByHop(back: BackwardResult, op: EdgeOp): pl.DataFrame {
 }
 
 /**
- * Node hop labels of one Edge step: the first hop a node is arrived at. With label_seeds the walk starts are 0;
- * otherwise a start keeps a label only if a (directed) walk arrives back at it.
+ * Node hop labels of one Edge step: the first hop a node is arrived at. With label_seeds the step's seeds (its
+ * wavefront) are 0; otherwise a walk start keeps a label only if a (directed) walk arrives back at it.
  */
-function nodeHopLabels(back: BackwardResult, op: EdgeOp): pl.DataFrame {
-  const starts = back.starts;
+function nodeHopLabels(back: BackwardResult, op: EdgeOp, seeds: pl.DataFrame): pl.DataFrame {
+  const starts = op.labelSeeds === true ? seeds : back.starts;
   // pygraphistry (hop.py): with output slicing, a node whose hop lies outside the slice keeps its row, unlabelled
   let hops = back.nodeHops;
   if (op.outputMinHops !== undefined) hops = hops.filter(pl.col(HOP).gtEq(op.outputMinHops));
@@ -374,12 +374,19 @@ export function runChain(graph: GfqlGraph, ops: TraversalOp[], pathOf: (i: numbe
   // with output slicing, the nodes returned are the endpoints of the sliced edges
   const sliced = steps.some(({ op }) => op.type === "Edge" && (op.outputMinHops !== undefined || op.outputMaxHops !== undefined));
   const ends = () => concatIds([edges.select(colAs(g.source, ID)), edges.select(colAs(g.destination, ID))], emptyIds);
-  let nodes = keepIn(g.nodes, g.nodeId, sliced ? ends() : nodeIds);
+  // pygraphistry (hop.py) keeps the seeds of a step with label_seeds in its answer, each labelled 0, whether or not
+  // a walk from them survives, where the step labels nodes or slices its output: the step's wavefront, the nodes
+  // the step before it passed
+  const seedsOf = (i: number) => (i > 0 ? (fronts[i - 1] ?? emptyIds) : emptyIds);
+  const keepsSeeds = (op: EdgeOp) =>
+    op.labelSeeds === true && (op.labelNodeHops !== undefined || op.outputMinHops !== undefined || op.outputMaxHops !== undefined);
+  const seeded = steps.flatMap(({ op }, i) => (op.type === "Edge" && keepsSeeds(op) ? [seedsOf(i)] : []));
+  let nodes = keepIn(g.nodes, g.nodeId, concatIds([sliced ? ends() : nodeIds, ...seeded], emptyIds));
   steps.forEach(({ op }, i) => {
     const back = backs[i];
     if (op.type !== "Edge" || back === undefined) return;
     if (op.labelEdgeHops !== undefined) edges = addLabel(edges, EID, back.edgeHops, EID, op.labelEdgeHops);
-    if (op.labelNodeHops !== undefined) nodes = addLabel(nodes, g.nodeId, nodeHopLabels(back, op), ID, op.labelNodeHops);
+    if (op.labelNodeHops !== undefined) nodes = addLabel(nodes, g.nodeId, nodeHopLabels(back, op, seedsOf(i)), ID, op.labelNodeHops);
   });
   steps.forEach(({ op }, i) => {
     if (op.name === undefined) return;

@@ -93,3 +93,43 @@ describe("zero hops", () => {
     });
   });
 });
+
+describe("label_seeds keeps the seeds, as pygraphistry does", () => {
+  // Seeds a, d and f on the sample graph: a walks on, d has no edge out, f no edge at all. Each expectation is
+  // pygraphistry's own answer to the same chain (scripts/gfql-differential/pygraphistry_run.py, snapshot f6edc14).
+  const seeds = { type: "Node", filter_dict: { id: { type: "IsIn", options: ["a", "d", "f"] } } };
+  const chain = (edge: Record<string, unknown>) => [seeds, { type: "Edge", direction: "forward", ...edge }, { type: "Node" }];
+  const labels = (q: unknown, col: string, key = "id") => {
+    const out = exec(q);
+    const table = key === "id" ? out.nodes : out.edges;
+    return table
+      .sort(key)
+      .toRecords()
+      .map((r) => `${r[key]}=${r[col] ?? "null"}`);
+  };
+
+  it("with node labels, every seed comes back labelled 0, whether or not a walk from it survives", () => {
+    for (const hops of [1, 2]) {
+      const q = chain({ hops, label_node_hops: "node_hop", label_seeds: true });
+      expect(run(q).nodes).toEqual(["a", "b", "c", "d", "f"]);
+      expect(labels(q, "node_hop")).toEqual(["a=0", "b=1", "c=1", "d=0", "f=0"]);
+    }
+    expect(run(chain({ hops: 2, label_node_hops: "node_hop", label_seeds: true })).edges).toEqual(["e0", "e1", "e2", "e3"]);
+  });
+
+  it("with output slicing too, the seeds outside the slice included", () => {
+    const q = chain({ hops: 2, label_node_hops: "node_hop", label_seeds: true, output_min_hops: 2 });
+    expect(run(q)).toEqual({ nodes: ["a", "b", "c", "d", "f"], edges: ["e1", "e2"] });
+    expect(labels(q, "node_hop")).toEqual(["a=0", "b=null", "c=null", "d=0", "f=0"]);
+    // without label_seeds the slice keeps only its edges' endpoints
+    expect(run(chain({ hops: 2, output_min_hops: 2 }))).toEqual({ nodes: ["b", "c", "d"], edges: ["e1", "e2"] });
+  });
+
+  it("without node labels or slicing, the seeds without a walk stay out", () => {
+    expect(run(chain({ hops: 1, label_seeds: true }))).toEqual({ nodes: ["a", "b", "c"], edges: ["e0", "e3"] });
+    expect(run(chain({ hops: 1, label_edge_hops: "edge_hop", label_seeds: true }))).toEqual({
+      nodes: ["a", "b", "c"],
+      edges: ["e0", "e3"],
+    });
+  });
+});
