@@ -1,4 +1,4 @@
-// Orders Let bindings topologically over their Ref dependencies (Kahn, ties by declaration order).
+// Orders Let bindings topologically over their Ref dependencies (Kahn's algorithm with a queue, as pygraphistry's).
 
 import type { Binding, LetQuery } from "./ast.ts";
 import { gfqlError, sub } from "./gfql-error.ts";
@@ -37,19 +37,21 @@ export function letOrder(query: LetQuery, path: string, outer: ReadonlySet<strin
   deps.forEach((d, i) => {
     for (const j of new Set(d)) dependents[j]?.push(i);
   });
+  // pygraphistry's topological_sort (chain_let.py): a queue, first in first out, starting with the bindings that
+  // depend on none in declaration order; a binding joins its end once its last dependency has run (dependents
+  // taken in declaration order). The Let answers the last binding run, so the order decides the answer.
   const done: number[] = [];
-  const ready = new Set<number>();
+  const queue: number[] = [];
   remaining.forEach((n, i) => {
-    if (n === 0) ready.add(i);
+    if (n === 0) queue.push(i);
   });
-  while (ready.size > 0) {
-    const next = Math.min(...ready);
-    ready.delete(next);
+  for (let head = 0; head < queue.length; head++) {
+    const next = queue[head] as number;
     done.push(next);
     for (const d of dependents[next] ?? []) {
       const left = (remaining[d] ?? 0) - 1;
       remaining[d] = left;
-      if (left === 0) ready.add(d);
+      if (left === 0) queue.push(d);
     }
   }
   if (done.length < query.bindings.length) {

@@ -33,6 +33,29 @@ describe("Let", () => {
     expect(run(q)).toEqual({ nodes: ["a", "c"], edges: ["e3"] });
   });
 
+  it("bindings run in pygraphistry's order (a queue: a binding joins its end when its last dependency has run)", () => {
+    // Each answer is pygraphistry's own on the sample graph: the Let answers the binding run last, which is not
+    // always the last declared. a, d depend on nothing: a, d, then b and c (freed by a) -> c.
+    const abc = { type: "Node", filter_dict: { id: { type: "IsIn", options: ["a", "b", "c"] } } };
+    const only = (id: string) => [{ type: "Node", filter_dict: { id } }];
+    const first = {
+      a: abc,
+      b: { type: "Ref", ref: "a", chain: only("a") },
+      c: { type: "Ref", ref: "a", chain: only("b") },
+      d: only("f")[0],
+    };
+    expect(run({ type: "Let", bindings: first })).toEqual({ nodes: ["b"], edges: [] });
+    // a, c; then b (freed by a), d (freed by c); then e (freed by b) -> e
+    const second = {
+      a: abc,
+      b: { type: "Ref", ref: "a", chain: only("a") },
+      c: only("e")[0],
+      d: { type: "Ref", ref: "c", chain: [] },
+      e: { type: "Ref", ref: "b", chain: [{ type: "Node" }] },
+    };
+    expect(run({ type: "Let", bindings: second })).toEqual({ nodes: ["a"], edges: [] });
+  });
+
   it("output picks a binding; Node, Edge and Chain bindings run on the root graph", () => {
     const q = {
       type: "Let",
