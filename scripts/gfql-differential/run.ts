@@ -2,13 +2,14 @@
 // seeded random graphs and chains (node predicates, hops in every direction, endpoint matches, names), each query
 // run by both of our engines and by pygraphistry, node ids, edge ids and named marks compared.
 //
-//   node scripts/gfql-differential/run.ts --pygraphistry DIR [--seeds 1-20] [--focus plain|min-hops|predicates|calls|cypher|labels|let] [--show 5]
+//   node scripts/gfql-differential/run.ts --pygraphistry DIR [--seeds 1-20] [--focus plain|min-hops|predicates|calls|cypher|labels|let|where] [--show 5]
 //
 // --focus predicates: one-step chains filtering one column of a table of every kind (predicates.ts).
 // --focus calls: graph Calls (degrees, filters, materialize_nodes, hop, ...) alone, chained and in Lets (calls.ts).
 // --focus cypher: MATCH ... WHERE ... RETURN queries from templates, rows compared (cypher.ts).
 // --focus labels: hop labels and output slicing on one Edge step, label columns compared (labels.ts).
 // --focus let: Lets of node filters, chains and Refs (of Refs) to earlier bindings (lets.ts).
+// --focus where: chains of named steps with same-path `where` comparisons (wheres.ts).
 //
 // DIR holds pygraphistry's `graphistry/` package (a checkout; the `fetch` tool's snapshot works). Not part of
 // `npm test`: pygraphistry is not on Debian or npm. Exit status 0 whatever it finds; it prints what differs.
@@ -27,6 +28,7 @@ import { generateLabelCase } from "./labels.ts";
 import { generateLetCase } from "./lets.ts";
 import { generatePredicateCase } from "./predicates.ts";
 import { seeded } from "./seeded.ts";
+import { generateWhereCase } from "./wheres.ts";
 
 const { values } = parseArgs({
   options: {
@@ -232,7 +234,9 @@ try {
               ? generateLabelCase(seed)
               : values.focus === "let"
                 ? generateLetCase(seed)
-                : generate(seed, values.focus as string);
+                : values.focus === "where"
+                  ? generateWhereCase(seed)
+                  : generate(seed, values.focus as string);
     const casePath = path.join(dir, `case${seed}.json`);
     const outPath = path.join(dir, `out${seed}.json`);
     writeFileSync(casePath, JSON.stringify(c));
