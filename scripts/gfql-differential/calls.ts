@@ -3,6 +3,7 @@
 // materialize_nodes, prune_self_edges, drop_nodes/keep_nodes, hop with its parameters — mixed with plain steps. The
 // degree columns are compared value by value, beside the node and edge ids.
 
+import { smallGraph } from "./graphs.ts";
 import { seeded } from "./seeded.ts";
 
 export type CallCase = {
@@ -15,25 +16,10 @@ export type CallCase = {
 };
 
 export function generateCallCase(seed: number): CallCase {
-  const { rnd, int, pick } = seeded(seed, 8);
-  const n = int(3, 10);
-  const nodes = { id: [] as string[], type: [] as string[], k: [] as number[] };
-  for (let i = 0; i < n; i++) {
-    nodes.id.push(`n${i}`);
-    nodes.type.push(pick(["person", "company"]));
-    nodes.k.push(int(0, 5));
-  }
-  const m = int(1, 16);
-  const edges = { eid: [] as string[], s: [] as string[], d: [] as string[], rel: [] as string[] };
-  // Every endpoint has a node row, as in a dataset (whose creation adds the missing ones as nodes).
-  const end = () => `n${int(0, n - 1)}`;
-  for (let j = 0; j < m; j++) {
-    edges.eid.push(`e${j}`);
-    edges.s.push(end());
-    edges.d.push(end());
-    edges.rel.push(pick(["x", "y"]));
-  }
-  const ids = () => Array.from({ length: int(1, 3) }, () => `n${int(0, n - 1)}`);
+  const random = seeded(seed, 8);
+  const { rnd, int, pick } = random;
+  const { nodes, edges, end } = smallGraph(random, "rel");
+  const ids = () => Array.from({ length: int(1, 3) }, end);
   const filter = () => pick<Record<string, unknown>>([{}, { type: pick(["person", "company"]) }, { k: { type: "GT", val: int(0, 4) } }]);
   // Inside a Call's params pygraphistry reads a filter dict's values as they come, so a predicate's JSON there is a
   // dict no cell equals (its own ASTCall.to_json does not serialize predicates either): plain values only, which both

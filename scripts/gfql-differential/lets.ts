@@ -4,26 +4,13 @@
 // pygraphistry's Let answers.
 
 import type { CallCase } from "./calls.ts";
+import { smallGraph } from "./graphs.ts";
 import { seeded } from "./seeded.ts";
 
 export function generateLetCase(seed: number): CallCase {
-  const { rnd, int, pick } = seeded(seed, 8);
-  const n = int(3, 10);
-  const nodes = { id: [] as string[], type: [] as string[], k: [] as number[] };
-  for (let i = 0; i < n; i++) {
-    nodes.id.push(`n${i}`);
-    nodes.type.push(pick(["person", "company"]));
-    nodes.k.push(int(0, 5));
-  }
-  const m = int(1, 16);
-  const edges = { eid: [] as string[], s: [] as string[], d: [] as string[], rel: [] as string[] };
-  const end = () => `n${int(0, n - 1)}`;
-  for (let j = 0; j < m; j++) {
-    edges.eid.push(`e${j}`);
-    edges.s.push(end());
-    edges.d.push(end());
-    edges.rel.push(pick(["x", "y"]));
-  }
+  const random = seeded(seed, 8);
+  const { rnd, int, pick } = random;
+  const { nodes, edges, end } = smallGraph(random, "rel");
   const filter = () =>
     pick<Record<string, unknown>>([
       {},

@@ -4,6 +4,7 @@
 // the earlier step on the left (earlierFirst).
 
 import type { CallCase } from "./calls.ts";
+import { smallGraph } from "./graphs.ts";
 import { seeded } from "./seeded.ts";
 
 const POSITION: Record<string, number> = { a: 0, r: 1, b: 2, s: 3, c: 4 };
@@ -21,23 +22,9 @@ function earlierFirst(clause: Record<string, { left: string; right: string }>): 
 }
 
 export function generateWhereCase(seed: number): CallCase {
-  const { rnd, int, pick } = seeded(seed, 8);
-  const n = int(3, 10);
-  const nodes = { id: [] as string[], type: [] as string[], k: [] as number[] };
-  for (let i = 0; i < n; i++) {
-    nodes.id.push(`n${i}`);
-    nodes.type.push(pick(["person", "company"]));
-    nodes.k.push(int(0, 4));
-  }
-  const m = int(1, 16);
-  const edges = { eid: [] as string[], s: [] as string[], d: [] as string[], w: [] as number[] };
-  const end = () => `n${int(0, n - 1)}`;
-  for (let j = 0; j < m; j++) {
-    edges.eid.push(`e${j}`);
-    edges.s.push(end());
-    edges.d.push(end());
-    edges.w.push(int(0, 4));
-  }
+  const random = seeded(seed, 8);
+  const { rnd, int, pick } = random;
+  const { nodes, edges, end } = smallGraph(random, "w");
   const filter = () =>
     pick<Record<string, unknown>>([{}, {}, { type: pick(["person", "company"]) }, { k: { type: "GT", val: int(0, 3) } }]);
   const edge = (name: string): Record<string, unknown> => {
