@@ -78,8 +78,12 @@ describe("GFQL surfaces", () => {
       },
     };
     const path = `/api/v2/etl/datasets/${id}/gfql/nodes`;
+    // Without gfql_output, the binding run last in pygraphistry's order (start and far need nothing, then next):
+    // pygraphistry's own answer to this Let is node a.
     const last = await post(path, { gfql_query: let_, gfql_operations: [], format: "json" });
-    expect(last.body).toEqual([{ node: "x" }]);
+    expect(last.body).toEqual([{ node: "a" }]);
+    const far = await post(path, { gfql_query: let_, gfql_operations: [], format: "json", gfql_output: "far" });
+    expect(far.body).toEqual([{ node: "x" }]);
     const chosen = await post(path, { gfql_query: let_, gfql_operations: [], format: "json", gfql_output: "start" });
     expect(chosen.status).toBe(200);
     expect(chosen.body).toEqual([{ node: "a" }]);

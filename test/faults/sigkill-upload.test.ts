@@ -85,7 +85,8 @@ describe("SIGKILL mid-upload and mid-re-parse", () => {
       const other = (await versions(file.file_id)).find((v) => v !== kept);
       if (!other) return undefined;
       const names = await readdir(path.join(database.dataDir, "blobs", "files", file.file_id, other)).catch(() => []);
-      const part = names.find((n) => n.startsWith("raw.part-"));
+      // A CSV upload that may be parsed as it arrives is written in place (raw); others under a temporary name.
+      const part = names.find((n) => n === "raw" || n.startsWith("raw.part-"));
       if (!part) return undefined;
       const size = (await stat(path.join(database.dataDir, "blobs", "files", file.file_id, other, part)).catch(() => undefined))?.size;
       return size !== undefined && size >= 4 << 20 ? other : undefined;
