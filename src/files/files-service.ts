@@ -7,7 +7,7 @@ import { AppError, isAppError } from "../errors/app-error.ts";
 import type { DecompressLimits } from "../ingest/decompress.ts";
 import { type Compression, checkNameAgainstCompression, type FileType, isCompression, isFileType } from "../ingest/formats.ts";
 import { type Growth, parseAsItArrives } from "../ingest/growing-file.ts";
-import { DEFAULT_CSV_CHUNK_BYTES, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
+import { growingFrom, type ParseRequest, type ParseTimings, parseUpload } from "../ingest/parse.ts";
 import type { TableSchema } from "../ingest/table-files.ts";
 import { validateParserOptions } from "../ingest/validate-options.ts";
 import type { BlobStore } from "../store/blobs.ts";
@@ -283,13 +283,15 @@ export function createFileService(options: FileServiceOptions) {
    * place then (its folder is claimed: nothing reads it before it is settled), so the parser can read it as it grows.
    */
   function receive(file: FileRow, parts: string[], body: UploadBody) {
-    const chunkBytes = options.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
-    const growing =
-      options.parseWhileReceiving !== false &&
-      chunkBytes > 0 &&
-      file.fileType === "csv" &&
-      file.fileCompression === "" &&
-      Object.keys(JSON.parse(file.parserOptions) as object).length === 0;
+    const from =
+      options.parseWhileReceiving === false
+        ? undefined
+        : growingFrom({
+            fileType: file.fileType as FileType,
+            compression: file.fileCompression as Compression,
+            parserOptions: JSON.parse(file.parserOptions) as Record<string, unknown>,
+            csvChunkBytes: options.csvChunkBytes,
+          });
     let reached = () => {};
     const large = new Promise<void>((resolve) => {
       reached = resolve;
@@ -298,7 +300,7 @@ export function createFileService(options: FileServiceOptions) {
       parts,
       body.chunks?.() ?? body.stream(),
       options.maxUploadBytes,
-      growing ? { inPlace: true, onBytes: (bytes) => bytes > 2 * chunkBytes && reached() } : {},
+      from === undefined ? {} : { inPlace: true, onBytes: (bytes) => bytes > from && reached() },
     );
     return { stored, large };
   }

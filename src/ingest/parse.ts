@@ -250,7 +250,7 @@ export async function parseUpload(asked: ParseRequest, timings: ParseTimings = {
   return schemas;
 }
 
-const chunkBytesOf = (request: ParseRequest) => request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
+const chunkBytesOf = (request: Pick<ParseRequest, "csvChunkBytes">) => request.csvChunkBytes ?? DEFAULT_CSV_CHUNK_BYTES;
 
 /**
  * An upload still arriving: parsed as it comes when it is CSV read with default settings, once more than two chunks
@@ -260,9 +260,21 @@ const chunkBytesOf = (request: ParseRequest) => request.csvChunkBytes ?? DEFAULT
 async function growingOrWhole(request: ParseRequest): Promise<ParseRequest> {
   const { growth, ...whole } = request;
   if (!growth) return request;
+  const from = growingFrom(request);
+  if (from === undefined) throw new ParseDeferred("only CSV read with default settings is parsed as it arrives");
+  return (await untilGrown(request.rawPath, growth, from)) ? request : whole;
+}
+
+/**
+ * The stored bytes past which an upload may be parsed as it arrives (two CSV chunks), for CSV read with default
+ * settings and in chunks; undefined for any other upload, which is parsed once whole.
+ */
+export function growingFrom(
+  request: Pick<ParseRequest, "fileType" | "compression" | "parserOptions" | "csvChunkBytes">,
+): number | undefined {
   const plain = request.fileType === "csv" && request.compression === "" && Object.keys(request.parserOptions).length === 0;
-  if (!plain || chunkBytesOf(request) <= 0) throw new ParseDeferred("only CSV read with default settings is parsed as it arrives");
-  return (await untilGrown(request.rawPath, growth, 2 * chunkBytesOf(request))) ? request : whole;
+  const chunkBytes = chunkBytesOf(request);
+  return plain && chunkBytes > 0 ? 2 * chunkBytes : undefined;
 }
 
 /**
